@@ -1,0 +1,57 @@
+# The README's commands. Each one sets up .venv first, so a fresh clone needs
+# nothing but Python 3 (>= 3.10) and make.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   := 127.0.0.1
+PORT   ?= 8888
+VOILA_PORT ?= 8866
+
+.PHONY: lab test notebooks explorer bench lint format solutions browser-deps clean
+
+# Open the course in JupyterLab (loopback only, with a random token).
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks \
+		--IdentityProvider.token="$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(16))')" \
+		$(if $(filter 0,$(shell id -u)),--allow-root,) notebooks/00_index.ipynb
+
+# Run every test: ruff, the library's tests and doctests, every notebook under
+# nbval, and the browser tests.
+test: $(STAMP) browser-deps
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest posenc_lib tests notebooks \
+		--nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
+		-p no:cacheprovider $(PYTEST_ARGS)
+
+# Re-execute every notebook in a fresh kernel and store normalised outputs.
+notebooks: $(STAMP)
+	$(BIN)/python scripts/run_notebooks.py
+
+# Serve the lecture explorer as a standalone app (code hidden) with Voila.
+explorer: $(STAMP)
+	$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(VOILA_PORT) \
+		--ServerApp.port_retries=0 notebooks/explorer.ipynb
+
+# Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
+
+browser-deps: $(STAMP)
+	@bash scripts/install_browser.sh $(BIN)/python
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

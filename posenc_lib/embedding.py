@@ -1,0 +1,123 @@
+"""Token embeddings: a table with one row per token, and looking rows up.
+
+An embedding table has shape ``(vocab_size, d)``. Looking up token ``t`` returns
+row ``t``; there is no arithmetic. It equals ``one_hot(t) @ table``, which is how
+the lookup is usually explained, but fetching the row skips a product that would
+cost ``vocab_size * d`` multiplications per token.
+
+The model's input at position ``pos`` is the token's row plus the positional
+encoding ``PE[pos]`` (:mod:`posenc_lib.positional`). The rows returned here are
+always new arrays, so adding the encoding to them can never change the table.
+"""
+
+import numpy as np
+
+from ._validation import check_d_model, check_integer, check_table, check_token_ids
+from .positional import sinusoidal_positions
+
+__all__ = ["encode", "lookup", "one_hot"]
+
+
+def lookup(table, token_ids):
+    """Fetch the embedding rows of ``token_ids`` from ``table``.
+
+    Parameters
+    ----------
+    table : array_like of shape (vocab_size, d)
+        The embedding table, numeric.
+    token_ids : int or sequence of int, shape (n,)
+        Token ids in ``[0, vocab_size)``. Negative ids are an error; they never
+        wrap around to the last rows.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(d,)`` for a single id, ``(n, d)`` for a sequence. Always a new
+        array: writing into it leaves ``table`` unchanged.
+
+    Raises
+    ------
+    TypeError
+        If an id is not an integer (a float, bool or string), or the table is not
+        numeric.
+    ValueError
+        If an id is outside ``[0, vocab_size)`` or the table is not 2-D.
+
+    Examples
+    --------
+    >>> table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
+    >>> lookup(table, 1)
+    array([1., 2., 3., 4.])
+    >>> lookup(table, [1, 0]).shape
+    (2, 4)
+    >>> lookup(table, -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: token_id == -1, must be in [0, 2), i.e. 0 <= token_id < vocab_size.
+    """
+    table = check_table(table)  # (vocab_size, d)
+    token_ids = check_token_ids(token_ids, vocab_size=table.shape[0])
+    return np.take(table, token_ids, axis=0)  # (d,) or (n, d), always a copy
+
+
+def one_hot(token_ids, vocab_size):
+    """One-hot rows: row ``r`` is all zeros except a 1 in column ``token_ids[r]``.
+
+    Parameters
+    ----------
+    token_ids : int or sequence of int, shape (n,)
+        Token ids in ``[0, vocab_size)``; a single int gives one row.
+    vocab_size : int
+        Number of columns, >= 1.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, vocab_size)
+        float64, so that ``one_hot(ids, V) @ table == lookup(table, ids)``.
+
+    Examples
+    --------
+    >>> one_hot([2, 0], 4)
+    array([[0., 0., 1., 0.],
+           [1., 0., 0., 0.]])
+    >>> table = np.arange(8.0).reshape(4, 2)
+    >>> bool(np.array_equal(one_hot([2, 0], 4) @ table, lookup(table, [2, 0])))
+    True
+    """
+    vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
+    ids = np.atleast_1d(check_token_ids(token_ids, vocab_size))  # (n,)
+    rows = np.zeros((len(ids), vocab_size))  # (n, vocab_size)
+    rows[np.arange(len(ids)), ids] = 1.0
+    return rows
+
+
+def encode(table, token_ids):
+    """The model's input: each token's row plus the encoding of its position.
+
+    Token ``token_ids[k]`` sits at position ``k``, so the result is
+    ``lookup(table, token_ids) + sinusoidal_positions(range(n), d)``.
+
+    Parameters
+    ----------
+    table : array_like of shape (vocab_size, d)
+        The embedding table; ``d`` must be even. It is not modified.
+    token_ids : sequence of int, shape (n,)
+        The token sequence.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, d)
+
+    Examples
+    --------
+    The lesson's example: embedding ``[0.5, -0.5, 1, 0]`` at position 3.
+
+    >>> table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
+    >>> encode(table, [1, 1, 1, 0])[3].round(4)
+    array([ 0.6411, -1.49  ,  1.03  ,  0.9996])
+    """
+    table = check_table(table)  # (vocab_size, d)
+    check_d_model(table.shape[1], name="table.shape[1] (the embedding width d)")
+    rows = np.atleast_2d(lookup(table, token_ids)).astype(np.float64)  # (n, d)
+    rows += sinusoidal_positions(range(len(rows)), table.shape[1])  # (n, d)
+    return rows
