@@ -11,7 +11,14 @@ Only numpy is imported with the package; plotting and widget helpers live in
 ipywidgets when you import them.
 """
 
+from .commands import CommandError, run_commands
 from .embedding import encode, lookup, one_hot
+from .exercise import (
+    CheckResult,
+    check_lookup,
+    check_pos_encoding,
+    check_sinusoidal_positions,
+)
 from .positional import (
     frequencies,
     pos_encoding,
@@ -22,6 +29,12 @@ from .positional import (
 from .properties import offset_similarity, similarity, similarity_matrix
 
 __all__ = [
+    "CheckResult",
+    "CommandError",
+    "check_lookup",
+    "check_pos_encoding",
+    "check_sinusoidal_positions",
+    "run_commands",
     "encode",
     "frequencies",
     "lookup",

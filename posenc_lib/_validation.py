@@ -27,6 +27,7 @@ __all__ = [
 
 
 _BOOLS = (bool, np.bool_)
+_BOOL_TYPES = frozenset(_BOOLS)
 
 
 def _describe(value):
@@ -128,8 +129,7 @@ def _as_1d_integers(values, name, one):
     ``one`` describes a single element, e.g. ``"a non-negative integer"``.
     """
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
-    scalar = np.ndim(values) == 0 and not hasattr(values, "__len__")
-    if isinstance(values, str | bytes) or scalar:
+    if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
         raise TypeError(f"{name} == {_describe(values)}, must be {many}.")
     try:
         array = np.asarray(values)
@@ -142,12 +142,18 @@ def _as_1d_integers(values, name, one):
         raise ValueError(f"{name} has shape {array.shape}, must be {many}.")
     if array.size == 0:
         raise ValueError(f"{name} is empty, must be {many} of length >= 1.")
-    if array.dtype.kind in "iu":
-        return array.astype(np.int64, copy=False)
+    if array.dtype.kind in "iu" and array.dtype != np.uint64:
+        # numpy turns [True, 2] into [1, 2]: a bool in a list must still be an error
+        if isinstance(values, np.ndarray | range) or _BOOL_TYPES.isdisjoint(
+            map(type, values)
+        ):
+            return array.astype(np.int64, copy=False)
     items = array.tolist() if isinstance(values, np.ndarray) else list(values)
     for index, item in enumerate(items):
         if not _is_int(item):
             raise TypeError(f"{name}[{index}] == {_describe(item)}, must be {one}.")
+        if not -(2**63) <= item < 2**63:
+            raise ValueError(f"{name}[{index}] == {item}, must be {one} below 2**63.")
     return np.array([int(item) for item in items], dtype=np.int64)
 
 
@@ -243,7 +249,9 @@ def check_token_ids(token_ids, vocab_size, name="token_ids"):
     ...
     ValueError: token_ids[1] == 3, must be in [0, 3), i.e. 0 <= token_id < vocab_size.
     """
-    if np.ndim(token_ids) == 0 and not isinstance(token_ids, str | bytes):
+    if isinstance(token_ids, np.ndarray) and token_ids.ndim == 0:
+        token_ids = token_ids.item()  # a 0-d array is one id
+    if not hasattr(token_ids, "__len__"):
         return check_index(token_ids, "token_id", vocab_size, what="vocab_size")
     array = _as_1d_integers(token_ids, name, "an integer token id")
     bad = np.flatnonzero((array < 0) | (array >= vocab_size))

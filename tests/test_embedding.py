@@ -1,0 +1,234 @@
+"""lookup, one_hot and encode: the row fetch, its one-hot product, the model input."""
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from posenc_lib import encode, lookup, one_hot, sinusoidal_positions
+
+DETERMINISTIC = settings(
+    derandomize=True, database=None, max_examples=40, deadline=None
+)
+TABLE = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 0.25, 8.0]])
+
+
+@st.composite
+def tables_and_ids(draw):
+    """A finite float table (vocab_size, d) and 1..20 valid token ids."""
+    vocab_size, half_d = draw(st.integers(1, 12)), draw(st.integers(1, 6))
+    elements = st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False)
+    table = draw(hnp.arrays(np.float64, (vocab_size, 2 * half_d), elements=elements))
+    ids = draw(st.lists(st.integers(0, vocab_size - 1), min_size=1, max_size=20))
+    return table, ids
+
+
+# --- lookup ------------------------------------------------------------------
+
+
+def test_lookup_one_id_is_that_row():
+    row = lookup(TABLE, 2)
+    assert row.shape == (4,)
+    np.testing.assert_array_equal(row, [-1.0, 0.0, 0.25, 8.0])
+
+
+def test_lookup_a_sequence_gives_rows_in_order_with_repeats():
+    rows = lookup(TABLE, [2, 0, 2])
+    assert rows.shape == (3, 4)
+    np.testing.assert_array_equal(rows, TABLE[[2, 0, 2]])
+
+
+def test_lookup_accepts_nested_lists_and_keeps_an_integer_dtype():
+    rows = lookup([[1, 2], [3, 4]], np.array([1, 1]))
+    assert rows.dtype.kind == "i"
+    assert rows.tolist() == [[3, 4], [3, 4]]
+
+
+@pytest.mark.parametrize("token_ids", [1, [1], [0, 1]], ids=["int", "list-1", "list-2"])
+def test_lookup_returns_a_new_array(token_ids):
+    table = TABLE.copy()
+    rows = lookup(table, token_ids)
+    assert not np.shares_memory(rows, table)
+    rows += 100.0  # the lesson's mistake, "added the encoding to the table"
+    np.testing.assert_array_equal(table, TABLE)
+
+
+@DETERMINISTIC
+@given(tables_and_ids())
+def test_one_hot_times_table_equals_lookup(table_and_ids):
+    table, ids = table_and_ids
+    product = one_hot(ids, len(table)) @ table  # (n, d)
+    np.testing.assert_array_equal(product, lookup(table, ids))
+
+
+def test_negative_ids_never_wrap_to_the_last_row():
+    for token_ids in (-1, [-1], [0, -3]):
+        with pytest.raises(ValueError, match=re.escape("must be in [0, 3)")):
+            lookup(TABLE, token_ids)
+
+
+# --- one_hot -------------------------------------------------------------------
+
+
+def test_one_hot_rows_have_a_single_one_in_the_id_column():
+    rows = one_hot([3, 0, 3], 5)
+    assert rows.shape == (3, 5)
+    assert rows.dtype == np.float64
+    np.testing.assert_array_equal(rows.sum(axis=1), [1, 1, 1])
+    np.testing.assert_array_equal(rows.argmax(axis=1), [3, 0, 3])
+
+
+def test_one_hot_single_id_is_one_row():
+    np.testing.assert_array_equal(one_hot(2, 4), [[0, 0, 1, 0]])
+
+
+# --- encode ---------------------------------------------------------------------
+
+
+def test_encode_lesson_worked_trace():
+    ids = [1, 1, 1, 0]  # token 0, embedding [0.5, -0.5, 1, 0], at position 3
+    expected = [0.6411, -1.4900, 1.0300, 0.9996]
+    np.testing.assert_allclose(encode(TABLE, ids)[3], expected, rtol=0, atol=5e-5)
+
+
+@DETERMINISTIC
+@given(tables_and_ids())
+def test_encode_is_lookup_plus_positions_and_leaves_the_table(table_and_ids):
+    table, ids = table_and_ids
+    before = table.copy()
+    result = encode(table, ids)
+    positions = sinusoidal_positions(range(len(ids)), table.shape[1])
+    np.testing.assert_array_equal(result, lookup(table, ids) + positions)
+    np.testing.assert_array_equal(table, before)
+
+
+def test_encode_leaves_an_integer_table_untouched_and_returns_floats():
+    table = np.arange(8).reshape(2, 4)
+    result = encode(table, [1, 1])
+    assert result.dtype == np.float64
+    np.testing.assert_array_equal(table, np.arange(8).reshape(2, 4))
+    np.testing.assert_allclose(result[0], [4, 6, 6, 8])
+
+
+def test_encode_single_id_is_one_row_at_position_zero():
+    np.testing.assert_array_equal(encode(TABLE, 1), [[1.0, 3.0, 3.0, 5.0]])
+
+
+def test_lookup_of_float32_table_stays_float32():
+    table = TABLE.astype(np.float32)
+    assert lookup(table, [0, 1]).dtype == np.float32
+
+
+# --- bad input: exact messages ----------------------------------------------------
+
+IN_VOCAB = "must be in [0, 3), i.e. 0 <= token_id < vocab_size."
+INTEGER_ID = "must be an integer token id."
+ONE_D_IDS = "must be a 1-D sequence of integer token ids"
+NOT_2D = "must be 2-D: (vocab_size, d), one row per token."
+NUMERIC = "must be numeric (integers or floats)."
+
+BAD_TOKEN_IDS = [
+    (-1, ValueError, f"token_id == -1, {IN_VOCAB}"),
+    ([0, -1], ValueError, f"token_ids[1] == -1, {IN_VOCAB}"),
+    (3, ValueError, f"token_id == 3, {IN_VOCAB}"),
+    ([2, 3], ValueError, f"token_ids[1] == 3, {IN_VOCAB}"),
+    (1.0, TypeError, "token_id == 1.0 (float), must be an integer in [0, 3)."),
+    ([0, 1.0], TypeError, f"token_ids[1] == 1.0 (float), {INTEGER_ID}"),
+    (True, TypeError, "token_id == True (bool), must be an integer in [0, 3)."),
+    ([True], TypeError, f"token_ids[0] == True (bool), {INTEGER_ID}"),
+    ([2, False], TypeError, f"token_ids[1] == False (bool), {INTEGER_ID}"),
+    ("1", TypeError, f"token_ids == '1' (str), {ONE_D_IDS}."),
+    (["1"], TypeError, f"token_ids[0] == '1' (str), {INTEGER_ID}"),
+    ([], ValueError, f"token_ids is empty, {ONE_D_IDS} of length >= 1."),
+    ([[0, 1]], ValueError, f"token_ids has shape (1, 2), {ONE_D_IDS}."),
+]
+BAD_TOKEN_IDS_IDS = [
+    "negative",
+    "negative-in-list",
+    "past-vocab",
+    "past-vocab-in-list",
+    "float",
+    "float-in-list",
+    "bool",
+    "bool-list",
+    "bool-after-int",
+    "string",
+    "string-in-list",
+    "empty",
+    "2-D",
+]
+
+
+@pytest.mark.parametrize(
+    ("token_ids", "error", "message"), BAD_TOKEN_IDS, ids=BAD_TOKEN_IDS_IDS
+)
+@pytest.mark.parametrize(
+    "call",
+    [lookup, lambda table, ids: one_hot(ids, len(table)), encode],
+    ids=["lookup", "one_hot", "encode"],
+)
+def test_bad_token_ids(call, token_ids, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call(TABLE, token_ids)
+
+
+BAD_TABLES = [
+    (np.zeros(4), ValueError, f"table has shape (4,), {NOT_2D}"),
+    (np.zeros((2, 2, 2)), ValueError, f"table has shape (2, 2, 2), {NOT_2D}"),
+    (5.0, ValueError, f"table has shape (), {NOT_2D}"),
+    ([["a", "b"]], TypeError, f"table has dtype <U1, {NUMERIC}"),
+    ([[True, False]], TypeError, f"table has dtype bool, {NUMERIC}"),
+    ([[1 + 2j, 0]], TypeError, f"table has dtype complex128, {NUMERIC}"),
+    (
+        [[1.0, 2.0], [3.0]],
+        ValueError,
+        "table must be 2-D: (vocab_size, d), one row "
+        "per token; its rows have different lengths.",
+    ),
+    (
+        np.zeros((0, 4)),
+        ValueError,
+        "table has shape (0, 4), must have at least one row and column.",
+    ),
+]
+BAD_TABLES_IDS = [
+    "1-D",
+    "3-D",
+    "scalar",
+    "strings",
+    "bools",
+    "complex",
+    "ragged",
+    "no-rows",
+]
+
+
+@pytest.mark.parametrize(("table", "error", "message"), BAD_TABLES, ids=BAD_TABLES_IDS)
+@pytest.mark.parametrize("call", [lookup, encode], ids=["lookup", "encode"])
+def test_bad_table(call, table, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call(table, 0)
+
+
+@pytest.mark.parametrize(
+    ("vocab_size", "error", "message"),
+    [
+        (0, ValueError, "vocab_size == 0, must be an integer >= 1."),
+        (3.0, TypeError, "vocab_size == 3.0 (float), must be an integer >= 1."),
+    ],
+    ids=["zero", "float"],
+)
+def test_bad_vocab_size(vocab_size, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        one_hot([0], vocab_size)
+
+
+def test_encode_needs_an_even_width():
+    message = (
+        "table.shape[1] (the embedding width d) == 3, must be an even integer >= 2."
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        encode(np.zeros((2, 3)), [0, 1])

@@ -1,0 +1,403 @@
+"""sinusoidal_positions and friends against the card, the lesson and a plain loop.
+
+The reference below is the formula written out with ``math.sin``/``math.cos``,
+one number at a time; it shares no code with the library. Contiguous ranges of
+64 or more positions take the library's rotation fast path and everything else
+the direct formula, so both kinds of input are checked.
+"""
+
+import math
+import re
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc_lib import (
+    frequencies,
+    pos_encoding,
+    positional,
+    rotation_matrix,
+    sinusoidal_positions,
+    wavelengths,
+)
+
+DETERMINISTIC = settings(
+    derandomize=True, database=None, max_examples=40, deadline=None
+)
+d_models = st.integers(1, 32).map(lambda half: 2 * half)
+moderate = st.integers(0, 2000)  # positions where a float64 angle is exact to 1e-12
+
+
+def reference(positions, d_model, base=10000.0):
+    """The card's formula as a plain double loop, shape (len(positions), d_model)."""
+    rows = []
+    for pos in positions:
+        row = []
+        for k in range(d_model):
+            angle = pos / base ** (2 * (k // 2) / d_model)
+            row.append(math.sin(angle) if k % 2 == 0 else math.cos(angle))
+        rows.append(row)
+    return np.array(rows)
+
+
+# --- the card's and the lesson's numbers --------------------------------------
+
+
+def test_card_example_two_positions_width_four():
+    expected = [[0, 1, 0, 1], [0.841471, 0.540302, 0.00999983, 0.99995]]
+    result = sinusoidal_positions([0, 1], 4)
+    assert result.shape == (2, 4)
+    np.testing.assert_allclose(result, expected, rtol=0, atol=1e-6)
+
+
+def test_card_example_width_two_in_any_order():
+    expected = [[0.909297, -0.416147], [0, 1], [-0.958924, 0.283662]]
+    result = sinusoidal_positions([2, 0, 5], 2)
+    assert result.shape == (3, 2)
+    np.testing.assert_allclose(result, expected, rtol=0, atol=1e-6)
+
+
+def test_lesson_worked_trace_position_3_width_4():
+    expected = [0.1411, -0.9900, 0.0300, 0.9996]
+    np.testing.assert_allclose(pos_encoding(3, 4), expected, rtol=0, atol=5e-5)
+    np.testing.assert_array_equal(pos_encoding(3, 4), sinusoidal_positions([3], 4)[0])
+
+
+def test_card_tap_a_position_one_with_eight_numbers():
+    row = pos_encoding(1, 8)
+    assert row.shape == (8,)
+    expected = [0.8415, 0.5403, 0.0998, 0.9950, 0.0100, 1.0000]
+    np.testing.assert_allclose(row[:6], expected, rtol=0, atol=5e-5)
+
+
+@pytest.mark.parametrize("d_model", [2, 4, 10, 512])
+@pytest.mark.parametrize("n", [1, 100], ids=["direct", "fast-path"])
+def test_position_zero_is_exactly_0_1_0_1(d_model, n):
+    first = sinusoidal_positions(range(n), d_model)[0]
+    np.testing.assert_array_equal(first, [0.0, 1.0] * (d_model // 2))
+
+
+# --- the independent reference ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "n", "d_model"),
+    [(0, 1, 2), (0, 63, 8), (0, 64, 4), (0, 200, 64), (7, 1000, 16), (1500, 500, 6)],
+    ids=["one", "63-direct", "64-fast", "200x64", "from-7", "from-1500"],
+)
+def test_contiguous_range_matches_plain_loop(start, n, d_model):
+    positions = range(start, start + n)
+    result = sinusoidal_positions(positions, d_model)
+    assert result.shape == (n, d_model)
+    np.testing.assert_allclose(
+        result, reference(positions, d_model), rtol=0, atol=1e-12
+    )
+
+
+def test_shuffled_and_duplicate_positions_match_plain_loop():
+    positions = np.random.default_rng(0).integers(0, 2000, size=300)  # has repeats
+    assert len(set(positions.tolist())) < len(positions)
+    result = sinusoidal_positions(positions, 32)
+    np.testing.assert_allclose(result, reference(positions, 32), rtol=0, atol=1e-12)
+
+
+@DETERMINISTIC
+@given(st.lists(moderate, min_size=1, max_size=80), d_models)
+def test_any_positions_match_plain_loop(positions, d_model):
+    result = sinusoidal_positions(positions, d_model)
+    np.testing.assert_allclose(
+        result, reference(positions, d_model), rtol=0, atol=1e-12
+    )
+
+
+@DETERMINISTIC
+@given(moderate, st.integers(1, 300), d_models)
+def test_any_contiguous_range_matches_plain_loop(start, n, d_model):
+    positions = range(start, start + n)
+    result = sinusoidal_positions(positions, d_model)
+    np.testing.assert_allclose(
+        result, reference(positions, d_model), rtol=0, atol=1e-12
+    )
+
+
+def test_shuffled_inside_with_the_endpoints_of_a_range_is_not_taken_for_one():
+    middle = np.random.default_rng(1).permutation(np.arange(1, 99))
+    positions = [0, *middle.tolist(), 99]  # first and last as in range(100)
+    result = sinusoidal_positions(positions, 8)
+    np.testing.assert_allclose(result, reference(positions, 8), rtol=0, atol=1e-12)
+
+
+def test_a_range_and_the_same_positions_reversed_agree():
+    positions = np.arange(300, 1300)
+    forward = sinusoidal_positions(positions, 64)  # fast path
+    backward = sinusoidal_positions(positions[::-1], 64)[::-1]  # direct formula
+    np.testing.assert_allclose(forward, backward, rtol=0, atol=1e-12)
+
+
+def test_blocks_of_any_size_give_the_same_table(monkeypatch):
+    """Force one-row scratch blocks so that every loop of both paths runs often."""
+    expected = reference(range(5, 1005), 16)
+    monkeypatch.setattr(positional, "_scratch_rows", lambda out, bytes_per_row: 1)
+    for positions in (range(5, 1005), np.arange(5, 1005)[::-1]):
+        result = sinusoidal_positions(positions, 16)
+        order = 1 if isinstance(positions, range) else -1
+        np.testing.assert_allclose(result[::order], expected, rtol=0, atol=1e-12)
+
+
+def test_a_long_float32_range_matches_plain_loop_to_float32_rounding():
+    result = sinusoidal_positions(range(4000), 64, dtype=np.float32)
+    assert result.dtype == np.float32
+    np.testing.assert_allclose(result, reference(range(4000), 64), rtol=0, atol=1e-7)
+
+
+def test_other_base_matches_plain_loop():
+    result = sinusoidal_positions(range(100), 8, base=100)
+    np.testing.assert_allclose(result, reference(range(100), 8, base=100.0), atol=1e-12)
+
+
+SIN_COS = (mpmath.sin, mpmath.cos)
+
+
+def _mpmath_reference(positions, d_model):
+    """Exact sin/cos (40 digits) of pos / divisor, with float64 divisors."""
+    divisors = [10000.0 ** (2 * pair / d_model) for pair in range(d_model // 2)]
+    with mpmath.workdps(40):
+        rows = [
+            [float(f(mpmath.mpf(int(p)) / w)) for w in divisors for f in SIN_COS]
+            for p in positions
+        ]
+    return np.array(rows)  # (n_positions, d_model), sin and cos interleaved
+
+
+def test_fast_path_is_accurate_at_a_billion():
+    positions = range(10**9, 10**9 + 100)
+    result = sinusoidal_positions(positions, 8)
+    np.testing.assert_allclose(result, _mpmath_reference(positions, 8), atol=1e-12)
+
+
+@pytest.mark.parametrize("order", [1, -1], ids=["fast-path", "direct"])
+def test_float32_is_accurate_at_large_positions(order):
+    positions = np.arange(10**6, 10**6 + 100)[::order]
+    result = sinusoidal_positions(positions, 8, dtype=np.float32)
+    assert result.dtype == np.float32
+    np.testing.assert_allclose(result, _mpmath_reference(positions, 8), atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])
+@pytest.mark.parametrize("n", [5, 100], ids=["direct", "range"])
+def test_dtype_is_respected(dtype, n):
+    result = sinusoidal_positions(range(n), 6, dtype=dtype)
+    assert result.dtype == dtype
+    tolerance = 10 * np.finfo(dtype).eps if dtype != np.longdouble else 1e-12
+    np.testing.assert_allclose(result, reference(range(n), 6), rtol=0, atol=tolerance)
+
+
+# --- frequencies and wavelengths ----------------------------------------------
+
+
+def test_frequencies_are_one_over_the_divisors():
+    np.testing.assert_allclose(frequencies(4), [1.0, 0.01], rtol=1e-15)
+    np.testing.assert_allclose(frequencies(8), [1, 0.1, 0.01, 0.001], rtol=1e-14)
+
+
+@pytest.mark.parametrize("d_model", [2, 8, 128, 512])
+def test_wavelengths_grow_geometrically_from_2pi_towards_10000_times_2pi(d_model):
+    lengths = wavelengths(d_model)
+    assert lengths.shape == (d_model // 2,)
+    assert lengths[0] == pytest.approx(2 * math.pi, rel=1e-15)
+    np.testing.assert_allclose(lengths[1:] / lengths[:-1], 10000 ** (2 / d_model))
+    assert lengths[-1] < 10000 * 2 * math.pi
+    np.testing.assert_allclose(lengths * frequencies(d_model), 2 * math.pi)
+
+
+def test_last_wavelength_is_nearly_10000_times_2pi_for_a_wide_model():
+    assert 0.96 < wavelengths(512)[-1] / (10000 * 2 * math.pi) < 1
+
+
+def test_frequencies_are_the_ones_the_encoding_uses():
+    row = pos_encoding(1, 16)
+    np.testing.assert_allclose(row[0::2], np.sin(frequencies(16)), atol=1e-15)
+    np.testing.assert_allclose(row[1::2], np.cos(frequencies(16)), atol=1e-15)
+    np.testing.assert_allclose(frequencies(6, base=64.0), [1, 0.25, 0.0625])
+
+
+# --- the rotation property ----------------------------------------------------
+
+
+@DETERMINISTIC
+@given(moderate, st.integers(0, 1000), d_models)
+def test_shift_by_k_is_a_rotation(pos, offset, d_model):
+    shifted = rotation_matrix(offset, d_model) @ pos_encoding(pos, d_model)
+    np.testing.assert_allclose(shifted, pos_encoding(pos + offset, d_model), atol=1e-11)
+
+
+@DETERMINISTIC
+@given(st.integers(0, 1000), st.integers(0, 1000), d_models)
+def test_negative_offset_rotates_back(pos, offset, d_model):
+    later = pos_encoding(pos + offset, d_model)
+    back = rotation_matrix(-offset, d_model) @ later
+    np.testing.assert_allclose(back, pos_encoding(pos, d_model), atol=1e-11)
+
+
+@DETERMINISTIC
+@given(st.integers(-500, 500), st.integers(-500, 500), d_models)
+def test_rotations_are_orthogonal_and_compose(a, b, d_model):
+    rotate_a, rotate_b = rotation_matrix(a, d_model), rotation_matrix(b, d_model)
+    np.testing.assert_allclose(rotate_a.T @ rotate_a, np.eye(d_model), atol=1e-12)
+    np.testing.assert_allclose(rotate_a.T, rotation_matrix(-a, d_model), atol=0)
+    composed = rotate_a @ rotate_b
+    np.testing.assert_allclose(composed, rotation_matrix(a + b, d_model), atol=1e-11)
+
+
+def test_rotation_is_block_diagonal_in_the_interleaved_layout():
+    matrix = rotation_matrix(3, 6)
+    blocks = np.kron(np.eye(3), np.ones((2, 2)))  # where 2x2 blocks may be nonzero
+    assert np.all(matrix[blocks == 0] == 0)
+    theta = 3 * frequencies(6)[1]
+    expected = [[math.cos(theta), math.sin(theta)], [-math.sin(theta), math.cos(theta)]]
+    np.testing.assert_allclose(matrix[2:4, 2:4], expected, atol=1e-15)
+    np.testing.assert_array_equal(rotation_matrix(0, 4), np.eye(4))
+
+
+# --- bad input: exact messages ------------------------------------------------
+
+EVEN = "must be an even integer >= 2."
+NON_NEGATIVE = "must be a non-negative integer"
+ONE_D = "must be a 1-D sequence of non-negative integers"
+FLOAT_DTYPE = "must be a floating-point dtype such as numpy.float64 or numpy.float32."
+
+BAD_D_MODEL = [
+    (7, ValueError, f"d_model == 7, {EVEN}"),
+    (0, ValueError, f"d_model == 0, {EVEN}"),
+    (-4, ValueError, f"d_model == -4, {EVEN}"),
+    (4.0, TypeError, f"d_model == 4.0 (float), {EVEN}"),
+    ("4", TypeError, f"d_model == '4' (str), {EVEN}"),
+    (True, TypeError, f"d_model == True (bool), {EVEN}"),
+    (None, TypeError, f"d_model == None, {EVEN}"),
+]
+BAD_D_MODEL_IDS = ["odd", "zero", "negative", "float", "string", "bool", "none"]
+
+
+@pytest.mark.parametrize(
+    ("d_model", "error", "message"), BAD_D_MODEL, ids=BAD_D_MODEL_IDS
+)
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda d: sinusoidal_positions([0], d),
+        lambda d: pos_encoding(0, d),
+        lambda d: frequencies(d),
+        lambda d: wavelengths(d),
+        lambda d: rotation_matrix(1, d),
+    ],
+    ids=["sinusoidal_positions", "pos_encoding", "frequencies", "wavelengths", "R"],
+)
+def test_bad_d_model(call, d_model, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call(d_model)
+
+
+BAD_POSITIONS = [
+    ([0, -1], ValueError, f"positions[1] == -1, {NON_NEGATIVE}."),
+    ([1.5], TypeError, f"positions[0] == 1.5 (float), {NON_NEGATIVE}."),
+    ([0, 2.0], TypeError, f"positions[1] == 2.0 (float), {NON_NEGATIVE}."),
+    ("012", TypeError, f"positions == '012' (str), {ONE_D}."),
+    (["0"], TypeError, f"positions[0] == '0' (str), {NON_NEGATIVE}."),
+    ([], ValueError, f"positions is empty, {ONE_D} of length >= 1."),
+    (range(0), ValueError, f"positions is empty, {ONE_D} of length >= 1."),
+    ([[0, 1], [2, 3]], ValueError, f"positions has shape (2, 2), {ONE_D}."),
+    (3, TypeError, f"positions == 3 (int), {ONE_D}."),
+    ([True, 1], TypeError, f"positions[0] == True (bool), {NON_NEGATIVE}."),
+    (np.array([-3]), ValueError, f"positions[0] == -3, {NON_NEGATIVE}."),
+]
+BAD_POSITIONS_IDS = [
+    "negative",
+    "float",
+    "float-after-int",
+    "string",
+    "string-element",
+    "empty",
+    "empty-range",
+    "2-D",
+    "scalar",
+    "bool",
+    "negative-array",
+]
+
+
+@pytest.mark.parametrize(
+    ("positions", "error", "message"), BAD_POSITIONS, ids=BAD_POSITIONS_IDS
+)
+def test_bad_positions(positions, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        sinusoidal_positions(positions, 4)
+
+
+BAD_KEYWORDS = [
+    ({"base": 0}, ValueError, "base == 0, must be a finite number > 0."),
+    ({"base": -10.0}, ValueError, "base == -10.0, must be a finite number > 0."),
+    ({"base": float("nan")}, ValueError, "base == nan, must be a finite number > 0."),
+    ({"base": "1e4"}, TypeError, "base == '1e4' (str), must be a finite number > 0."),
+    ({"dtype": int}, TypeError, f"dtype == int64, {FLOAT_DTYPE}"),
+    ({"dtype": np.complex128}, TypeError, f"dtype == complex128, {FLOAT_DTYPE}"),
+    ({"dtype": "float"}, None, None),  # accepted: numpy's name for float64
+]
+BAD_KEYWORDS_IDS = [
+    "base-zero",
+    "base-negative",
+    "base-nan",
+    "base-string",
+    "dtype-int",
+    "dtype-complex",
+    "dtype-float-name",
+]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"), BAD_KEYWORDS, ids=BAD_KEYWORDS_IDS
+)
+def test_bad_base_and_dtype(kwargs, error, message):
+    if error is None:
+        assert sinusoidal_positions([1], 4, **kwargs).dtype == np.float64
+        return
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        sinusoidal_positions([1], 4, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda: pos_encoding(-1, 4),
+            ValueError,
+            "pos == -1, must be an integer >= 0.",
+        ),
+        (
+            lambda: pos_encoding(2.5, 4),
+            TypeError,
+            "pos == 2.5 (float), must be an integer >= 0.",
+        ),
+        (
+            lambda: pos_encoding([3], 4),
+            TypeError,
+            "pos == [3], must be an integer >= 0.",
+        ),
+        (
+            lambda: rotation_matrix(0.5, 4),
+            TypeError,
+            "offset == 0.5 (float), must be an integer.",
+        ),
+        (
+            lambda: frequencies(4, base=-1),
+            ValueError,
+            "base == -1, must be a finite number > 0.",
+        ),
+    ],
+    ids=["pos-negative", "pos-float", "pos-list", "offset-float", "frequencies-base"],
+)
+def test_bad_scalar_arguments(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call()
