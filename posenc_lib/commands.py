@@ -62,6 +62,14 @@ class CommandError(ValueError):
         The 1-based number of the offending line.
     output : list of str
         The lines printed before the error.
+
+    Examples
+    --------
+    >>> try:
+    ...     run_commands("POSENC 3")
+    ... except CommandError as error:
+    ...     print(error.line)
+    1
     """
 
     def __init__(self, line, message):
