@@ -1,0 +1,194 @@
+"""Execute the course notebooks in fresh kernels and store normalised outputs.
+
+    python scripts/run_notebooks.py              # every notebooks/**/*.ipynb
+    python scripts/run_notebooks.py notebooks/02_*.ipynb
+    python scripts/run_notebooks.py --check      # fail if a re-run changes a file
+
+Each notebook runs top to bottom in a new kernel of *this* Python (the venv's),
+with the notebook's folder as working directory. Cells tagged
+``raises-exception`` may raise; any other error fails the notebook, which is
+then left untouched on disk and the script exits non-zero.
+
+The stored result is normalised so that running the script twice in a row
+changes no byte (the stamp-free PNGs come from ``posenc_lib.plotting.
+setup_notebook``, which every notebook calls):
+
+- no ``metadata.widgets`` (the widget state blob) and no per-cell
+  ``metadata.execution`` timestamps (and execution runs with
+  ``record_timing=False``);
+- widget ``model_id``\\ s derived from the cell id and output index;
+- memory addresses (``0x7f...``) and timings (``12.3 ms``, ``1,000 loops``)
+  replaced by placeholders;
+- execution counts 1, 2, 3, ... over the executed code cells;
+- every cell has an id (a missing one is derived from the cell's index).
+"""
+
+import argparse
+import hashlib
+import re
+import sys
+import time
+from pathlib import Path
+
+import ipykernel.kernelspec
+import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
+from traitlets import default
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+TIMEOUT = 300  # seconds per cell
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+              "language": "python"}  # fmt: skip
+
+ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+ADDRESS_PLACEHOLDER = "0x..."
+TIMING = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:ns|µs|μs|us|ms|s|sec|seconds)\b")
+TIMING_PLACEHOLDER = "[time]"
+LOOPS = re.compile(r"\d+(?:,\d{3})*(?= loops? each)")
+
+
+class _CurrentEnvKernelSpecs(KernelSpecManager):
+    """Every kernel name means this interpreter (as nbval's --nbval-current-env)."""
+
+    def get_kernel_spec(self, kernel_name):
+        return self.kernel_spec_class(
+            resource_dir=ipykernel.kernelspec.RESOURCES,
+            **ipykernel.kernelspec.get_kernel_dict(),
+        )
+
+
+class _CurrentEnvKernelManager(AsyncKernelManager):
+    """A kernel manager that always starts a kernel of this interpreter."""
+
+    @default("kernel_spec_manager")
+    def _kernel_spec_manager_default(self):
+        return _CurrentEnvKernelSpecs(data_dir=self.data_dir)
+
+
+def find_notebooks(paths):
+    """The notebooks named in ``paths`` (files or folders), or all of them."""
+    if not paths:
+        paths = [NOTEBOOKS]
+    found = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += sorted(path.rglob("*.ipynb"))
+        elif path.suffix == ".ipynb" and path.exists():
+            found.append(path)
+        else:
+            raise SystemExit(f"run_notebooks: {path} is not a notebook or a folder.")
+    return [p for p in found if ".ipynb_checkpoints" not in p.parts]
+
+
+def execute(nb, folder):
+    """Run ``nb`` in a fresh kernel of this Python, working directory ``folder``."""
+    client = NotebookClient(
+        nb,
+        kernel_manager_class=_CurrentEnvKernelManager,
+        timeout=TIMEOUT,
+        record_timing=False,
+        resources={"metadata": {"path": str(folder)}},
+    )
+    client.execute()
+
+
+def _stable_id(*parts):
+    """32 hex digits derived from ``parts`` (the shape of a widget model id)."""
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:32]
+
+
+def _scrub(text):
+    """Text with memory addresses and timings replaced by placeholders."""
+    text = ADDRESS.sub(ADDRESS_PLACEHOLDER, text)
+    text = LOOPS.sub("N", text)
+    return TIMING.sub(TIMING_PLACEHOLDER, text)
+
+
+def _scrub_output(output):
+    """Scrub the text of one output in place."""
+    if "text" in output:
+        output["text"] = _scrub(output["text"])
+    for mime, value in output.get("data", {}).items():
+        if mime.startswith("text/") and isinstance(value, str):
+            output["data"][mime] = _scrub(value)
+    if "traceback" in output:
+        output["traceback"] = [_scrub(line) for line in output["traceback"]]
+
+
+def normalise(nb):
+    """Make the executed notebook ``nb`` deterministic, in place (module notes)."""
+    nb.metadata.pop("widgets", None)
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    seen, count = set(), 0
+    for index, cell in enumerate(nb.cells):
+        if not cell.get("id") or cell.id in seen:
+            cell.id = f"cell-{index}"
+        seen.add(cell.id)
+        cell.metadata.pop("execution", None)
+        if cell.cell_type != "code":
+            continue
+        if cell.source.strip():
+            count += 1
+            cell.execution_count = count
+        else:
+            cell.execution_count, cell.outputs = None, []
+        for number, output in enumerate(cell.outputs):
+            if "execution_count" in output:
+                output["execution_count"] = cell.execution_count
+            if WIDGET_MIME in output.get("data", {}):
+                output["data"][WIDGET_MIME]["model_id"] = _stable_id(cell.id, number)
+            _scrub_output(output)
+    return nb
+
+
+def run(path, check=False):
+    """Execute and normalise one notebook; write it (or, with ``check``, compare).
+
+    Returns True on success (and, with ``check``, when the file is up to date).
+    """
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    try:
+        execute(nb, path.parent)
+    except (CellExecutionError, CellTimeoutError) as error:
+        print(f"FAILED {path}:\n{error}", file=sys.stderr)
+        return False
+    seconds = time.perf_counter() - start
+    nbformat.validate(normalise(nb))
+    text = nbformat.writes(nb).rstrip("\n") + "\n"  # as nbformat.write stores it
+    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    if check:
+        same = path.read_text(encoding="utf-8") == text
+        print(f"{seconds:6.1f} s  {name}  {'up to date' if same else 'WOULD CHANGE'}")
+        return same
+    path.write_text(text, encoding="utf-8")
+    print(f"{seconds:6.1f} s  {name}")
+    return True
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*", help="notebooks or folders (default: all)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if re-executing would change a stored notebook",
+    )
+    args = parser.parse_args(argv)
+    notebooks = find_notebooks(args.paths)
+    if not notebooks:
+        raise SystemExit("run_notebooks: no notebooks found.")
+    start = time.perf_counter()
+    results = [run(path.resolve(), check=args.check) for path in notebooks]
+    total = time.perf_counter() - start
+    print(f"{total:6.1f} s  total, {results.count(True)}/{len(results)} ok")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""scripts/run_notebooks.py: normalisation, and two runs giving the same bytes."""
+
+import importlib.util
+from pathlib import Path
+
+import nbformat
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "run_notebooks.py"
+_spec = importlib.util.spec_from_file_location("run_notebooks", SCRIPT)
+run_notebooks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run_notebooks)
+
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<object object at 0x7f3a2c1d5e70>", "<object object at 0x...>"),
+        ("one-hot product: 12.53 ms", "one-hot product: [time]"),
+        ("took 3 µs and 1.5 s", "took [time] and [time]"),
+        (
+            "1.2 ms ± 3.4 µs per loop (mean ± std. dev. of 7 runs, 1,000 loops each)",
+            "[time] ± [time] per loop (mean ± std. dev. of 7 runs, N loops each)",
+        ),
+        (
+            "pair 0 (frequency 1): sin 1 = 0.8415",
+            "pair 0 (frequency 1): sin 1 = 0.8415",
+        ),
+        ("shape (3, 4), 204.8 MB, d2s", "shape (3, 4), 204.8 MB, d2s"),
+    ],
+    ids=["address", "ms", "units", "timeit", "untouched", "no-false-hits"],
+)
+def test_scrub(text, expected):
+    assert run_notebooks._scrub(text) == expected
+
+
+def _executed_notebook():
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["widgets"] = {"state": "blob"}
+    code = nbformat.v4.new_code_cell
+    nb.cells = [code("a", id="x"), code("", id="x"), code("b")]
+    nb.cells[0].metadata["execution"] = {"iopub.status.busy": "2026-01-01"}
+    nb.cells[0].execution_count = 7
+    nb.cells[0].outputs = [
+        nbformat.v4.new_output(
+            "execute_result", {WIDGET: {"model_id": "random"}}, execution_count=7
+        )
+    ]
+    nb.cells[2].execution_count = 9
+    return nb
+
+
+def test_normalise():
+    nb = run_notebooks.normalise(_executed_notebook())
+    assert "widgets" not in nb.metadata
+    assert nb.metadata.kernelspec.name == "python3"
+    assert [cell.id for cell in nb.cells] == ["x", "cell-1", nb.cells[2].id]
+    assert "execution" not in nb.cells[0].metadata
+    assert [cell.execution_count for cell in nb.cells] == [1, None, 2]
+    output = nb.cells[0].outputs[0]
+    assert output.execution_count == 1
+    again = run_notebooks.normalise(_executed_notebook()).cells[0].outputs[0]
+    assert output.data[WIDGET]["model_id"] == again.data[WIDGET]["model_id"]
+    assert len(output.data[WIDGET]["model_id"]) == 32
+
+
+def test_two_runs_write_the_same_bytes(tmp_path):
+    cells = [
+        "from posenc_lib.plotting import plot_encoding_heatmap, setup_notebook\n"
+        "import matplotlib.pyplot as plt\n"
+        "setup_notebook()",
+        "plot_encoding_heatmap(8, 4)\nplt.show()",
+        "import ipywidgets\nipywidgets.IntSlider(description='pos')",
+        "print(object())",
+        "1 / 0",
+    ]
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(source) for source in cells]
+    )
+    nb.cells[-1].metadata["tags"] = ["raises-exception"]
+    path = tmp_path / "t.ipynb"
+    nbformat.write(nb, path)
+
+    assert run_notebooks.run(path)
+    first = path.read_bytes()
+    assert run_notebooks.run(path, check=True)  # a second run, compared byte by byte
+    assert path.read_bytes() == first
+    stored = nbformat.read(path, as_version=4)
+    assert b"Software" not in first
+    assert stored.cells[3].outputs[0]["text"] == "<object object at 0x...>\n"
+    assert stored.cells[4].outputs[0]["ename"] == "ZeroDivisionError"
+
+
+def test_a_failing_notebook_is_reported_and_left_untouched(tmp_path):
+    path = tmp_path / "bad.ipynb"
+    nbformat.write(
+        nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 / 0")]), path
+    )
+    before = path.read_bytes()
+    assert run_notebooks.main([str(path)]) == 1
+    assert path.read_bytes() == before
