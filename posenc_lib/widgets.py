@@ -1,0 +1,234 @@
+"""The position explorer of chapter 02: sliders for ``pos`` and ``d``, redrawn fast.
+
+:func:`position_explorer` returns a :class:`PositionExplorer`, an
+``ipywidgets.VBox`` that shows ``PE[pos]`` for a model of width ``d``:
+
+- its numbers, pair by pair, as :func:`describe_position` writes them
+  (``pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403; pair 1 ...``);
+- a picture: the vector as bars, and the heatmap of ``PE`` with the row of
+  ``pos`` marked by a black line.
+
+Moving a slider updates the artists of one matplotlib figure and sends the
+rendered PNG to an ``ipywidgets.Image``. The redraw uses blitting, as in
+matplotlib's "Faster rendering by using blitting" guide: the static parts (axes,
+heatmap, colour bar) are drawn once per width ``d`` and kept as a pixel
+background; a ``pos`` step restores that background and draws only the bars,
+their title and the marker line. This needs no ipympl and works the same in
+JupyterLab and Voila.
+
+Structure, for browser tests and styling (stable; change it only with its tests):
+
+======================  =================================================
+CSS class               element
+======================  =================================================
+``posenc-explorer``     the whole widget (a ``VBox``)
+``posenc-pos``          ``IntSlider`` with ``description='pos'``
+``posenc-d``            ``IntSlider`` with ``description='d'``, step 2
+``posenc-text``         ``HTML`` whose text is exactly
+                        ``describe_position(pos, d)``
+``posenc-image``        ``Image`` (an ``<img>``, PNG): bars + heatmap
+======================  =================================================
+
+The text is set before the image, so once the image has changed the text is
+already current.
+"""
+
+import io
+
+import ipywidgets as widgets
+import numpy as np
+import PIL.Image
+from matplotlib import patheffects
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ._validation import check_d_model, check_integer
+from .plotting import PE_CMAP, plot_encoding_bars
+from .positional import frequencies, pos_encoding, sinusoidal_positions
+
+__all__ = ["PositionExplorer", "describe_position", "position_explorer"]
+
+
+def _four(x):
+    """``x`` to 4 decimals, never ``-0.0000``."""
+    return f"{round(float(x), 4) + 0.0:.4f}"
+
+
+def describe_position(pos, d_model):
+    """``PE[pos]`` pair by pair, as the exercise card's "tap a position" view.
+
+    Parameters
+    ----------
+    pos : int
+        A non-negative position.
+    d_model : int
+        Width of the encoding, an even integer >= 2.
+
+    Returns
+    -------
+    str
+        ``"pair i (frequency f): sin a = s, cos a = c"`` for every pair, joined
+        by ``"; "``; ``a = pos * f``, and ``s``, ``c`` to 4 decimals.
+
+    Examples
+    --------
+    >>> describe_position(1, 4)
+    'pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403; pair 1 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 0.9999'
+    """  # noqa: E501
+    pos = check_integer(pos, "pos", min_value=0)
+    vector = pos_encoding(pos, d_model)  # (d_model,)
+    parts = []
+    for pair, frequency in enumerate(frequencies(d_model)):
+        angle = f"{pos * frequency:.4g}"
+        sin, cos = _four(vector[2 * pair]), _four(vector[2 * pair + 1])
+        parts.append(
+            f"pair {pair} (frequency {frequency:.4g}): "
+            f"sin {angle} = {sin}, cos {angle} = {cos}"
+        )
+    return "; ".join(parts)
+
+
+class PositionExplorer(widgets.VBox):
+    """Sliders for ``pos`` and ``d`` with the numbers and picture of ``PE[pos]``.
+
+    Build it with :func:`position_explorer`. Attributes: ``pos_slider``,
+    ``d_slider``, ``text`` (HTML), ``image`` (Image), ``figure`` (the one
+    matplotlib figure), ``bars_ax``, ``heatmap_ax``, ``marker`` (the line on the
+    heatmap). :meth:`redraw` is what a slider step runs.
+    """
+
+    def __init__(self, pos=1, d_model=8, *, max_pos=50, max_d_model=64):
+        max_pos = check_integer(max_pos, "max_pos", min_value=1)
+        max_d_model = check_d_model(max_d_model, name="max_d_model")
+        self.pos_slider = widgets.IntSlider(
+            value=check_integer(pos, "pos", min_value=0), min=0, max=max_pos,
+            description="pos",
+        )  # fmt: skip
+        self.d_slider = widgets.IntSlider(
+            value=check_d_model(d_model), min=2, max=max_d_model, step=2,
+            description="d",
+        )  # fmt: skip
+        self.text = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.image = widgets.Image(format="png")
+        for widget, name in [
+            (self.pos_slider, "pos"), (self.d_slider, "d"),
+            (self.text, "text"), (self.image, "image"),
+        ]:  # fmt: skip
+            widget.add_class(f"posenc-{name}")
+        self._build_figure(max_pos)
+        controls = widgets.HBox([self.pos_slider, self.d_slider])
+        super().__init__([controls, self.text, self.image])
+        self.add_class("posenc-explorer")
+        self.pos_slider.observe(self.redraw, names="value")
+        self.d_slider.observe(self.redraw, names="value")
+        self.redraw()
+
+    def __repr__(self):
+        return f"PositionExplorer(pos={self.pos}, d_model={self.d_model})"
+
+    @property
+    def pos(self):
+        return self.pos_slider.value
+
+    @property
+    def d_model(self):
+        return self.d_slider.value
+
+    def _build_figure(self, max_pos):
+        """The figure and its static parts; a step redraws only the moving artists."""
+        self.figure = Figure(figsize=(9.5, 3.2), dpi=80)
+        FigureCanvasAgg(self.figure)
+        self.bars_ax, self.heatmap_ax = self.figure.subplots(
+            1, 2, gridspec_kw={"width_ratios": [1.1, 1]}
+        )
+        self.figure.subplots_adjust(left=0.07, right=0.97, bottom=0.16, wspace=0.25)
+        self._heatmap = self.heatmap_ax.imshow(
+            np.zeros((max_pos + 1, 2)), cmap=PE_CMAP, vmin=-1, vmax=1,
+            aspect="auto", interpolation="nearest",
+        )  # fmt: skip
+        self.figure.colorbar(self._heatmap, ax=self.heatmap_ax, label="PE[pos, k]")
+        self.heatmap_ax.set(xlabel="column k", ylabel="position pos")
+        self.marker = self.heatmap_ax.axhline(
+            0, color="black", linewidth=2, animated=True,
+            path_effects=[patheffects.withStroke(linewidth=4, foreground="white")],
+        )  # fmt: skip
+        self._drawn_d = self._background = None
+
+    def _draw_width(self, d_model):
+        """Redraw the static parts for a new width ``d_model``, and keep them."""
+        n_positions = self._heatmap.get_array().shape[0]
+        table = sinusoidal_positions(range(n_positions), d_model)  # (n_pos, d)
+        self._heatmap.set_data(table)
+        self._heatmap.set_extent((-0.5, d_model - 0.5, n_positions - 0.5, -0.5))
+        self.heatmap_ax.set_title(f"PE, positions 0-{n_positions - 1}")
+        self.bars_ax.clear()
+        plot_encoding_bars(np.zeros(d_model), ax=self.bars_ax)
+        for artist in self._moving_artists():
+            artist.set_animated(True)
+        self.figure.canvas.draw()  # everything except the moving artists
+        self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
+        self._drawn_d = d_model
+
+    def _moving_artists(self):
+        return [*self.bars_ax.patches, self.bars_ax.title, self.marker]
+
+    def _render_png(self):
+        """The static background plus the moving artists, as PNG bytes (blitting)."""
+        canvas = self.figure.canvas
+        canvas.restore_region(self._background)
+        for artist in self._moving_artists():
+            self.figure.draw_artist(artist)
+        buffer = io.BytesIO()
+        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(
+            buffer, format="png", compress_level=1
+        )
+        return buffer.getvalue()
+
+    def redraw(self, change=None):
+        """Show the sliders' current ``pos`` and ``d``: text first, then image."""
+        pos, d_model = self.pos, self.d_model
+        vector = pos_encoding(pos, d_model)  # (d_model,)
+        if d_model != self._drawn_d:
+            self._draw_width(d_model)
+        for bar, height in zip(self.bars_ax.patches, vector, strict=True):
+            bar.set_height(height)
+        self.bars_ax.set_title(f"PE[{pos}] with d = {d_model}")
+        self.marker.set_ydata([pos, pos])
+        self.text.value = describe_position(pos, d_model)
+        self.image.value = self._render_png()
+
+    def bar_heights(self):
+        """Heights of the bars now drawn, shape ``(d,)``."""
+        return np.array([bar.get_height() for bar in self.bars_ax.patches])
+
+
+def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
+    """Sliders for ``pos`` (0 to ``max_pos``) and ``d`` (2 to ``max_d_model``, step 2).
+
+    Parameters
+    ----------
+    pos : int, default 1
+        Starting position.
+    d_model : int, default 8
+        Starting width, even.
+    max_pos : int, default 50
+        Largest position; the heatmap shows positions ``0 .. max_pos``.
+    max_d_model : int, default 64
+        Largest width, even.
+
+    Returns
+    -------
+    PositionExplorer
+        The widget; display it as a cell's last value. Its structure and CSS
+        classes are listed in the module docstring.
+
+    Examples
+    --------
+    >>> explorer = position_explorer(pos=3, d_model=4)
+    >>> explorer.text.value == describe_position(3, 4)
+    True
+    >>> explorer.pos_slider.value = 0  # what moving the slider does
+    >>> explorer.bar_heights()
+    array([0., 1., 0., 1.])
+    """
+    return PositionExplorer(pos, d_model, max_pos=max_pos, max_d_model=max_d_model)
