@@ -1,0 +1,95 @@
+"""The tiny word-vector training run of chapter 01."""
+
+import re
+
+import numpy as np
+import pytest
+
+from posenc_lib.word_vectors import (
+    TOY_CORPUS,
+    context_pairs,
+    cosine_similarity,
+    format_similarity,
+    group_similarity,
+    project_2d,
+    random_table,
+    train_word_vectors,
+    vocabulary,
+)
+
+GROUPS = {"animal": ["cat", "dog", "fox"], "fruit": ["apple", "pear", "plum"],
+          "place": ["park", "garden", "kitchen"]}  # fmt: skip
+WORDS = [word for group in GROUPS.values() for word in group]
+
+
+def _within_and_across(table, vocab):
+    """Mean cosine between words of one group, and of different groups."""
+    labels = [name for name, words in GROUPS.items() for _ in words]
+    return group_similarity(table[[vocab.index(w) for w in WORDS]], labels)
+
+
+def test_group_similarity_against_a_plain_loop():
+    vectors = np.random.default_rng(2).normal(size=(5, 3))
+    groups = ["a", "b", "a", "b", "b"]
+    cos = cosine_similarity(vectors)
+    within = [cos[i, j] for i in range(5) for j in range(5)
+              if i != j and groups[i] == groups[j]]  # fmt: skip
+    across = [cos[i, j] for i in range(5) for j in range(5) if groups[i] != groups[j]]
+    assert group_similarity(vectors, groups) == pytest.approx(
+        (np.mean(within), np.mean(across))
+    )
+
+
+def test_context_pairs_against_a_plain_loop():
+    vocab = vocabulary(TOY_CORPUS)
+    expected = []
+    for sentence in TOY_CORPUS:
+        words = sentence.split()
+        for i in range(len(words)):
+            for j in range(len(words)):
+                if i != j and abs(i - j) <= 2:
+                    expected.append((vocab.index(words[i]), vocab.index(words[j])))
+    np.testing.assert_array_equal(context_pairs(TOY_CORPUS, vocab), expected)
+
+
+def test_training_brings_words_with_shared_contexts_together():
+    vocab = vocabulary(TOY_CORPUS)
+    start = random_table(len(vocab), 8, seed=0)
+    trained, losses = train_word_vectors(start, context_pairs(TOY_CORPUS, vocab))
+    within_before, across_before = _within_and_across(start, vocab)
+    within, across = _within_and_across(trained, vocab)
+    assert abs(within_before) < 0.2 and abs(across_before) < 0.2
+    assert within > 0.7 and across < 0.2
+    assert losses[-1] < 0.6 * losses[0]
+    assert np.all(np.diff(losses) < 1e-12)  # gradient descent never went uphill
+
+
+def test_training_is_seeded_and_leaves_the_start_table_alone():
+    vocab = vocabulary(TOY_CORPUS)
+    pairs = context_pairs(TOY_CORPUS, vocab)
+    start = random_table(len(vocab), 8, seed=0)
+    kept = start.copy()
+    first, _ = train_word_vectors(start, pairs, steps=20)
+    second, _ = train_word_vectors(start, pairs, steps=20)
+    np.testing.assert_array_equal(first, second)
+    np.testing.assert_array_equal(start, kept)
+
+
+def test_project_2d_keeps_distances_of_planar_points_and_fixes_signs():
+    rng = np.random.default_rng(1)
+    planar = np.c_[rng.normal(size=(6, 2)), np.zeros(6)]  # (6, 3), all in a plane
+    points = project_2d(planar)
+    distances = np.linalg.norm(planar[:, None] - planar[None], axis=-1)
+    projected = np.linalg.norm(points[:, None] - points[None], axis=-1)
+    np.testing.assert_allclose(projected, distances, atol=1e-12)
+    np.testing.assert_array_equal(project_2d(-planar), points)
+
+
+def test_format_similarity_rounds_without_negative_zero():
+    text = format_similarity([[1.0, -0.001], [-0.001, 1.0]], ["a", "b"])
+    assert "-0.00" not in text and text.count("0.00") == 2
+
+
+def test_train_rejects_a_bad_learning_rate():
+    with pytest.raises(ValueError, match=re.escape("learning_rate == 0.0")):
+        train_word_vectors(np.ones((2, 2)), [[0, 1]], learning_rate=0.0)
