@@ -38,6 +38,10 @@ explorer: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
+# Regenerate notebooks/05_exercise.ipynb from its source, notebooks/solutions/.
+solutions: $(STAMP)
+	$(BIN)/python scripts/make_exercise.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 

@@ -9,14 +9,35 @@ Dot products. Pair ``i`` contributes
 
 which depends only on the offset ``p - q`` (and is even in it, so only on
 ``|p - q|``). At offset 0 every term is 1, hence ``PE[p] . PE[p] == d_model / 2``.
+
+Distances. For the same reason ``|PE[p] - PE[p + k]|^2 = 4 sum_i sin^2(k w_i / 2)``
+depends only on ``k``, so the closest pair among the first ``N`` rows is found by
+scanning the ``N - 1`` offsets instead of all ``N^2 / 2`` pairs
+(:func:`min_distance`).
+
+Checks on any table (rows for positions ``0, 1, ...``, e.g. from
+:func:`encoding_table`), so chapter 04 can ask which property a mistaken
+encoding breaks: :func:`property_report` gathers them.
 """
 
 import numpy as np
 
-from ._validation import check_d_model, check_integer, check_positions
-from .positional import frequencies, sinusoidal_positions
+from ._validation import check_d_model, check_integer, check_positions, check_table
+from .positional import frequencies, rotation_matrix, sinusoidal_positions
 
-__all__ = ["offset_similarity", "similarity", "similarity_matrix"]
+__all__ = [
+    "diagonal_spread",
+    "encoding_table",
+    "min_distance",
+    "min_row_distance",
+    "offset_similarity",
+    "pair_angle_gaps",
+    "property_report",
+    "rotation_error",
+    "shift_map_error",
+    "similarity",
+    "similarity_matrix",
+]
 
 
 def similarity(i, j, d_model):
@@ -96,3 +117,237 @@ def offset_similarity(offsets, d_model):
     d_model = check_d_model(d_model)
     angle = offsets[:, None] * frequencies(d_model)  # (m, d_model // 2)
     return np.cos(angle).sum(axis=1)  # (m,)
+
+
+def pair_angle_gaps(i, j, d_model):
+    """How far apart positions ``i`` and ``j`` are on each pair's "clock face".
+
+    Pair ``p`` turns ``w_p`` radians per position, so the hands differ by
+    ``(j - i) w_p`` wrapped into ``[0, pi]``: near 0 the pair cannot tell the
+    positions apart.
+
+    Parameters
+    ----------
+    i, j : int
+        Non-negative positions.
+    d_model : int
+        Width of the encoding, an even integer >= 2.
+
+    Returns
+    -------
+    numpy.ndarray of shape (d_model // 2,)
+        Angles in radians, in ``[0, pi]``.
+
+    Examples
+    --------
+    >>> pair_angle_gaps(0, 1, 4).round(4)
+    array([1.  , 0.01])
+    """
+    offset = check_integer(j, "j", min_value=0) - check_integer(i, "i", min_value=0)
+    angle = np.mod(offset * frequencies(d_model), 2 * np.pi)  # (d_model // 2,)
+    return np.minimum(angle, 2 * np.pi - angle)
+
+
+def min_distance(n_positions, d_model):
+    """Smallest distance between any two of the rows ``PE[0] .. PE[n_positions - 1]``.
+
+    Uses ``|PE[p] - PE[p + k]| = 2 sqrt(sum_i sin^2(k w_i / 2))`` (module notes),
+    which needs one offset per ``k`` instead of every pair of rows.
+
+    Parameters
+    ----------
+    n_positions : int
+        Number of rows, >= 2.
+    d_model : int
+        Width of the encoding, an even integer >= 2.
+
+    Returns
+    -------
+    distance : float
+        The smallest distance.
+    offset : int
+        The smallest offset ``k`` at which it occurs (every pair ``p, p + k``).
+
+    Examples
+    --------
+    >>> distance, offset = min_distance(100, 2)
+    >>> offset, round(distance, 4)
+    (44, 0.0177)
+    """
+    n_positions = check_integer(n_positions, "n_positions", min_value=2)
+    offsets = np.arange(1, n_positions)  # (n_positions - 1,)
+    half = (
+        offsets[:, None] * frequencies(d_model) / 2
+    )  # (n_positions - 1, d_model // 2)
+    distance = 2 * np.sqrt((np.sin(half) ** 2).sum(axis=1))  # (n_positions - 1,)
+    best = int(np.argmin(distance))
+    return float(distance[best]), int(offsets[best])
+
+
+def encoding_table(fn, n_positions, d_model):
+    """Stack ``fn(pos, d_model)`` for ``pos = 0 .. n_positions - 1`` into a table.
+
+    ``fn`` has the signature of :func:`~posenc_lib.positional.pos_encoding`, so
+    this builds the table of the library's encoding or of any mistaken version.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_positions, d_model)
+
+    Examples
+    --------
+    >>> from posenc_lib import pos_encoding
+    >>> encoding_table(pos_encoding, 2, 4)
+    array([[0.        , 1.        , 0.        , 1.        ],
+           [0.84147098, 0.54030231, 0.00999983, 0.99995   ]])
+    """
+    n_positions = check_integer(n_positions, "n_positions", min_value=1)
+    d_model = check_d_model(d_model)
+    rows = [
+        np.asarray(fn(pos, d_model), dtype=np.float64) for pos in range(n_positions)
+    ]
+    return check_table(np.stack(rows))  # (n_positions, d_model)
+
+
+def _shifted(table, offset):
+    """Rows ``p`` and rows ``p + offset`` of ``table``, as two float arrays."""
+    table = check_table(table).astype(np.float64)  # (n_positions, d_model)
+    offset = check_integer(offset, "offset", min_value=1)
+    if offset >= len(table):
+        raise ValueError(
+            f"offset == {offset}, must be < {len(table)} (the number of rows of table)."
+        )
+    return table[:-offset], table[offset:]  # (n_positions - offset, d_model) each
+
+
+def rotation_error(table, offset):
+    """``max |PE[p + offset] - R(offset) @ PE[p]|`` over the rows of ``table``.
+
+    ``R`` is the library's :func:`~posenc_lib.positional.rotation_matrix`; the
+    error is rounding-sized for the true encoding and large for an encoding
+    whose pairs do not rotate that way.
+
+    Parameters
+    ----------
+    table : array_like of shape (n_positions, d_model)
+        Rows for positions ``0, 1, 2, ...``.
+    offset : int
+        Shift in positions, ``1 <= offset < n_positions``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> rotation_error(sinusoidal_positions(range(50), 8), 3) < 1e-12
+    True
+    """
+    before, after = _shifted(table, offset)  # (n - offset, d) each
+    rotated = before @ rotation_matrix(offset, before.shape[1]).T  # (n - offset, d)
+    return float(np.max(np.abs(after - rotated)))
+
+
+def shift_map_error(table, offset):
+    """How well *some* fixed matrix ``M`` maps every row ``p`` to row ``p + offset``.
+
+    Fits ``table[p + offset] ~= M @ table[p]`` for all ``p`` by least squares and
+    returns the largest remaining error: near zero whenever a shift is a linear
+    map (a rotation either way, at any frequencies), large when a pair's sine
+    has lost its matching cosine. Parameters as in :func:`rotation_error`; best
+    with ``n_positions - offset`` well above ``d_model``.
+
+    Examples
+    --------
+    >>> shift_map_error(sinusoidal_positions(range(50), 8), 3) < 1e-12
+    True
+    """
+    before, after = _shifted(table, offset)  # (n - offset, d) each
+    m_t = np.linalg.lstsq(before, after, rcond=None)[0]  # (d, d), the transpose of M
+    return float(np.max(np.abs(before @ m_t - after)))
+
+
+def diagonal_spread(matrix):
+    """The largest range (max - min) of the entries along any diagonal of ``matrix``.
+
+    Zero exactly when every diagonal is constant, i.e. when entry ``[i, j]``
+    depends only on ``j - i``.
+
+    Examples
+    --------
+    >>> diagonal_spread(similarity_matrix(range(20), 8)) < 1e-12
+    True
+    >>> diagonal_spread([[1.0, 2.0], [3.0, 5.0]])
+    4.0
+    """
+    matrix = check_table(matrix, name="matrix")  # (n, m)
+    rows, cols = matrix.shape
+    spreads = [np.ptp(np.diagonal(matrix, k)) for k in range(1 - rows, cols)]
+    return float(max(spreads))
+
+
+def min_row_distance(table):
+    """The closest two rows of ``table`` (shape ``(n, d)``, n >= 2), trying every pair.
+
+    Time grows as ``n^2``: a few thousand rows at most.
+
+    Returns
+    -------
+    distance : float
+    i, j : int
+        The first such pair of rows, ``i < j``.
+
+    Examples
+    --------
+    >>> min_row_distance([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])
+    (1.0, 0, 2)
+    """
+    table = check_table(table).astype(np.float64)  # (n, d)
+    if len(table) < 2:
+        raise ValueError(f"table has shape {table.shape}, must have at least 2 rows.")
+    best = (np.inf, 0, 0)
+    for i in range(len(table) - 1):
+        dist = np.sqrt(((table[i + 1 :] - table[i]) ** 2).sum(axis=1))  # (n - i - 1,)
+        j = int(np.argmin(dist))
+        if dist[j] < best[0]:
+            best = (float(dist[j]), i, i + 1 + j)
+    return best
+
+
+def property_report(table, *, offset=3):
+    """Chapter 03's properties measured on ``table`` (rows for positions 0, 1, ...).
+
+    Parameters
+    ----------
+    table : array_like of shape (n_positions, d_model)
+        ``d_model`` even, ``n_positions`` at least ``offset + d_model``.
+    offset : int, default 3
+        The shift used by the two rotation checks.
+
+    Returns
+    -------
+    dict of str to float
+        ``"differs from PE"`` (max abs difference from the true table), then
+        :func:`rotation_error`, :func:`shift_map_error`, ``"norm error"``
+        (``max |PE[p].PE[p] - d/2|``), :func:`diagonal_spread` of ``table @ table.T``
+        and :func:`min_row_distance`.
+
+    Examples
+    --------
+    >>> report = property_report(sinusoidal_positions(range(40), 8))
+    >>> {name: round(value, 3) for name, value in report.items()}
+    {'differs from PE': 0.0, 'rotation error': 0.0, 'shift map error': 0.0, \
+'norm error': 0.0, 'diagonal spread': 0.0, 'min distance': 0.658}
+    """
+    table = check_table(table).astype(np.float64)  # (n_positions, d_model)
+    n_positions, d_model = table.shape
+    d_model = check_d_model(d_model, name="table.shape[1]")
+    true = sinusoidal_positions(range(n_positions), d_model)  # (n_positions, d_model)
+    return {
+        "differs from PE": float(np.max(np.abs(table - true))),
+        "rotation error": rotation_error(table, offset),
+        "shift map error": shift_map_error(table, offset),
+        "norm error": float(np.max(np.abs((table**2).sum(axis=1) - d_model / 2))),
+        "diagonal spread": diagonal_spread(table @ table.T),
+        "min distance": min_row_distance(table)[0],
+    }

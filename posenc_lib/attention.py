@@ -1,0 +1,309 @@
+r"""A tiny self-attention layer, learned positions and RoPE, for chapter 06.
+
+Single-head self-attention on a sequence ``x`` of shape ``(n, d_model)``:
+
+.. math::
+
+    Q = x W_q,\quad K = x W_k,\quad V = x W_v,\qquad
+    \mathrm{out} = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_{head}}}\Big) V.
+
+Nothing in it depends on where a row sits, so shuffling the rows of ``x``
+shuffles the rows of ``out`` the same way (*permutation equivariance*). Adding
+``PE`` to ``x`` breaks that symmetry.
+
+Two other ways to give the layer positions:
+
+* a *learned* table with one trainable row per position ``0 .. max_len - 1``;
+  it has no row for position ``max_len`` (:class:`LearnedPositions`);
+* *RoPE*: rotate each (even, odd) pair of the queries and keys by
+  ``pos * frequency``, the same block rotations as
+  :func:`~posenc_lib.positional.rotation_matrix`. Because
+  ``R(m)^T R(n) == R(n - m)``, the score ``rope(q, m) . rope(k, n)`` depends on
+  the offset ``n - m`` only (:func:`rope`, :func:`rope_score`).
+
+References
+----------
+.. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017.
+.. [2] J. Su et al., "RoFormer: Enhanced Transformer with Rotary Position
+   Embedding", 2021, arXiv:2104.09864.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._validation import check_d_model, check_index, check_integer, check_positions
+from .positional import frequencies, sinusoidal_positions
+
+__all__ = [
+    "AttentionHead",
+    "LearnedPositions",
+    "init_head",
+    "permutation_gap",
+    "position_scores",
+    "rope",
+    "rope_score",
+    "self_attention",
+    "softmax",
+]
+
+
+class AttentionHead(NamedTuple):
+    """The three projection matrices of one head, each ``(d_model, d_head)``."""
+
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+
+
+def _check_rows(x, d_model=None, name="x"):
+    """``x`` as a float 2-D array ``(n, d)``; raise with its shape otherwise."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 2 or (d_model is not None and x.shape[1] != d_model):
+        width = "d_model" if d_model is None else str(d_model)
+        raise ValueError(f"{name} has shape {x.shape}, must be 2-D: (n, {width}).")
+    return x
+
+
+def init_head(d_model, d_head=None, *, seed=0):
+    """Random projections for one head, scaled by ``1 / sqrt(d_model)``.
+
+    Parameters
+    ----------
+    d_model : int
+        Width of the input rows, an even integer >= 2.
+    d_head : int, optional
+        Width of queries, keys and values (even, for RoPE); default ``d_model``.
+    seed : int, default 0
+        Seed of the random generator, so results are reproducible.
+
+    Returns
+    -------
+    AttentionHead
+        ``w_q``, ``w_k``, ``w_v``, each of shape ``(d_model, d_head)``.
+
+    Examples
+    --------
+    >>> init_head(8, 4).w_q.shape
+    (8, 4)
+    """
+    d_model = check_d_model(d_model)
+    d_head = d_model if d_head is None else check_d_model(d_head, "d_head")
+    rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
+    w = rng.normal(size=(3, d_model, d_head)) / np.sqrt(d_model)  # (3, d_model, d_head)
+    return AttentionHead(*w)
+
+
+def softmax(scores, axis=-1):
+    """Softmax along ``axis``, shifted by the maximum so it never overflows.
+
+    Examples
+    --------
+    >>> softmax(np.array([0.0, np.log(3.0)]))
+    array([0.25, 0.75])
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    weights = np.exp(scores - scores.max(axis=axis, keepdims=True))
+    return weights / weights.sum(axis=axis, keepdims=True)
+
+
+def self_attention(x, head, *, positions=None):
+    """One head of self-attention over the rows of ``x``; no mask.
+
+    Parameters
+    ----------
+    x : array_like of shape (n, d_model)
+        One row per token.
+    head : AttentionHead
+        Projections from :func:`init_head`.
+    positions : sequence of int, shape (n,), optional
+        If given, queries and keys are rotated by RoPE at these positions.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, d_head)
+
+    Examples
+    --------
+    >>> x = np.eye(4)[:3]                     # three tokens, d_model = 4
+    >>> self_attention(x, init_head(4)).shape
+    (3, 4)
+    """
+    x = _check_rows(x, head.w_q.shape[0])  # (n, d_model)
+    q, k, v = x @ head.w_q, x @ head.w_k, x @ head.w_v  # (n, d_head) each
+    if positions is not None:
+        q, k = rope(q, positions), rope(k, positions)
+    scores = q @ k.T / np.sqrt(q.shape[1])  # (n, n)
+    return softmax(scores) @ v  # (n, d_head)
+
+
+def permutation_gap(layer, x, perm):
+    """How far ``layer`` is from permutation equivariance on ``x``.
+
+    Returns ``max |layer(x[perm]) - layer(x)[perm]|``: zero (up to rounding) when
+    shuffling the input rows only shuffles the output rows.
+
+    Parameters
+    ----------
+    layer : callable
+        Maps an array of shape ``(n, d)`` to one with ``n`` rows.
+    x : array_like of shape (n, d)
+    perm : sequence of int, shape (n,)
+        A permutation of ``range(n)``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> x = np.arange(6.0).reshape(3, 2)
+    >>> permutation_gap(lambda rows: 2 * rows, x, [2, 0, 1])
+    0.0
+    """
+    x = _check_rows(x)  # (n, d)
+    perm = check_positions(perm, name="perm")
+    if sorted(perm.tolist()) != list(range(len(x))):
+        raise ValueError(
+            f"perm == {perm.tolist()}, must be a permutation of range({len(x)})."
+        )
+    return float(np.max(np.abs(layer(x[perm]) - layer(x)[perm])))
+
+
+def rope(x, positions, *, base=10000.0):
+    """Rotate each (even, odd) column pair of row ``r`` by ``positions[r] * w_pair``.
+
+    The same block rotation as :func:`~posenc_lib.positional.rotation_matrix`:
+    ``rope(x, [p])[0] == rotation_matrix(p, d) @ x[0]``.
+
+    Parameters
+    ----------
+    x : array_like of shape (n, d)
+        Queries or keys; ``d`` even.
+    positions : sequence of int, shape (n,)
+        Position of each row.
+    base : float, default 10000.0
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, d)
+
+    Examples
+    --------
+    >>> rope([[0.0, 1.0]], [1]).round(4)     # (sin 0, cos 0) turns to (sin 1, cos 1)
+    array([[0.8415, 0.5403]])
+    """
+    x = _check_rows(x)  # (n, d)
+    check_d_model(x.shape[1], name="x.shape[1]")
+    positions = check_positions(positions)  # (n,)
+    if len(positions) != len(x):
+        raise ValueError(
+            f"positions has length {len(positions)}, must be {len(x)} (rows of x)."
+        )
+    angle = positions[:, None] * frequencies(x.shape[1], base)  # (n, d // 2)
+    cos, sin = np.cos(angle), np.sin(angle)  # (n, d // 2) each
+    even, odd = x[:, 0::2], x[:, 1::2]  # (n, d // 2) each
+    out = np.empty_like(x)  # (n, d)
+    out[:, 0::2] = cos * even + sin * odd
+    out[:, 1::2] = cos * odd - sin * even
+    return out
+
+
+def rope_score(q, k, m, n):
+    """The score ``rope(q, m) . rope(k, n)`` of a query at ``m`` and a key at ``n``.
+
+    Examples
+    --------
+    >>> q, k = np.array([1.0, 2.0, 0.5, -1.0]), np.array([0.3, -0.2, 1.0, 0.4])
+    >>> bool(np.isclose(rope_score(q, k, 2, 5), rope_score(q, k, 10, 13)))
+    True
+    """
+    rotated = rope(np.stack([q, k]), [m, n])  # (2, d)
+    return float(rotated[0] @ rotated[1])
+
+
+def position_scores(x_q, x_k, head, n_positions, *, method):
+    """Scores of token ``x_q`` at every query position against ``x_k`` at every key one.
+
+    Parameters
+    ----------
+    x_q, x_k : array_like of shape (d_model,)
+        Embeddings of the query token and the key token.
+    head : AttentionHead
+    n_positions : int
+        Positions ``0 .. n_positions - 1`` on both axes.
+    method : {"add", "rope"}
+        ``"add"``: add ``PE`` to the embeddings, then project.
+        ``"rope"``: project, then rotate the query and key (RoPE).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_positions, n_positions)
+        Entry ``[m, n]`` is the (unscaled) score ``q_m . k_n``.
+
+    Examples
+    --------
+    >>> head, x = init_head(4), np.array([1.0, 0.0, 0.0, 1.0])
+    >>> position_scores(x, x, head, 3, method="rope").shape
+    (3, 3)
+    """
+    d_model = head.w_q.shape[0]
+    n_positions = check_integer(n_positions, "n_positions", min_value=1)
+    xs = _check_rows(np.stack([x_q, x_k]), d_model, name="x_q and x_k")  # (2, d_model)
+    if method not in ("add", "rope"):
+        raise ValueError(f"method == {method!r}, must be 'add' or 'rope'.")
+    repeat = np.ones((n_positions, 1))  # (n_positions, 1)
+    queries, keys = repeat * xs[0], repeat * xs[1]  # (n_positions, d_model) each
+    if method == "add":
+        pe = sinusoidal_positions(range(n_positions), d_model)  # (n_positions, d_model)
+        return ((queries + pe) @ head.w_q) @ ((keys + pe) @ head.w_k).T
+    positions = range(n_positions)
+    return rope(queries @ head.w_q, positions) @ rope(keys @ head.w_k, positions).T
+
+
+class LearnedPositions:
+    """A learned positional table: one trainable row per position below ``max_len``.
+
+    Here the rows are random (as at initialisation, scale 0.02 as in GPT-2);
+    training would change their values but never their number.
+
+    Parameters
+    ----------
+    max_len : int
+        Number of rows: the longest sequence seen in training.
+    d_model : int
+        Width of each row.
+    seed : int, default 0
+
+    Examples
+    --------
+    >>> learned = LearnedPositions(max_len=4, d_model=2)
+    >>> learned([0, 3]).shape
+    (2, 2)
+    >>> learned([4])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: positions[0] == 4, must be in [0, 4), ... has no such limit.
+    """
+
+    def __init__(self, max_len, d_model, *, seed=0):
+        self.max_len = check_integer(max_len, "max_len", min_value=1)
+        self.d_model = check_integer(d_model, "d_model", min_value=1)
+        rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
+        self.table = 0.02 * rng.normal(size=(self.max_len, self.d_model))
+
+    def __repr__(self):
+        return f"LearnedPositions(max_len={self.max_len}, d_model={self.d_model})"
+
+    def __call__(self, positions):
+        """Rows of the table for ``positions``, shape ``(n, d_model)``."""
+        positions = check_positions(positions)  # (n,)
+        for index, pos in enumerate(positions.tolist()):
+            try:
+                check_index(pos, f"positions[{index}]", self.max_len, what="max_len")
+            except ValueError as error:
+                raise ValueError(
+                    f"{error} A learned table of max_len == {self.max_len} rows has "
+                    "no row for it; the sinusoidal encoding has no such limit."
+                ) from None
+        return self.table[positions]  # (n, d_model)

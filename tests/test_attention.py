@@ -1,0 +1,169 @@
+"""Tests of posenc_lib.attention against plain-loop references."""
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from posenc_lib import rotation_matrix, sinusoidal_positions
+from posenc_lib.attention import (
+    LearnedPositions,
+    init_head,
+    permutation_gap,
+    position_scores,
+    rope,
+    rope_score,
+    self_attention,
+    softmax,
+)
+from posenc_lib.properties import diagonal_spread
+
+D_MODEL = 8
+
+
+@pytest.fixture
+def tokens():
+    return np.random.default_rng(1).normal(size=(6, D_MODEL))  # (n, d_model)
+
+
+def loop_attention(x, head):
+    """Single-head attention with Python loops and math.exp."""
+    q, k, v = x @ head.w_q, x @ head.w_k, x @ head.w_v
+    out = np.zeros_like(v)
+    for i in range(len(x)):
+        scores = [float(q[i] @ k[j]) / math.sqrt(q.shape[1]) for j in range(len(x))]
+        weights = [math.exp(s - max(scores)) for s in scores]
+        for j, weight in enumerate(weights):
+            out[i] += weight / sum(weights) * v[j]
+    return out
+
+
+def test_self_attention_matches_loop_reference(tokens):
+    head = init_head(D_MODEL, 4, seed=3)
+    np.testing.assert_allclose(
+        self_attention(tokens, head), loop_attention(tokens, head), atol=1e-12
+    )
+
+
+def test_init_head_is_seeded():
+    first, second = init_head(D_MODEL, seed=5), init_head(D_MODEL, seed=5)
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+    assert not np.array_equal(first.w_q, init_head(D_MODEL, seed=6).w_q)
+
+
+def test_softmax_rows_sum_to_one_without_overflow():
+    weights = softmax(np.array([[1000.0, 1000.0], [0.0, -1000.0]]))
+    np.testing.assert_allclose(weights, [[0.5, 0.5], [1.0, 0.0]])
+
+
+def test_attention_is_permutation_equivariant(tokens):
+    head, perm = init_head(D_MODEL), [3, 0, 5, 1, 4, 2]
+    assert permutation_gap(lambda x: self_attention(x, head), tokens, perm) < 1e-12
+
+
+def test_positional_encoding_breaks_the_symmetry(tokens):
+    head, perm = init_head(D_MODEL), [3, 0, 5, 1, 4, 2]
+    pe = sinusoidal_positions(range(len(tokens)), D_MODEL)
+
+    def layer(x):
+        return self_attention(x + pe, head)
+
+    assert permutation_gap(layer, tokens, perm) > 0.1
+
+
+def test_permutation_gap_rejects_a_non_permutation(tokens):
+    msg = "perm == [0, 0, 1, 2, 3, 4], must be a permutation of range(6)."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        permutation_gap(lambda x: x, tokens, [0, 0, 1, 2, 3, 4])
+
+
+@pytest.mark.parametrize("pos", [0, 1, 7, 1000])
+def test_rope_is_the_rotation_matrix(tokens, pos):
+    rotated = rope(tokens[:1], [pos])[0]
+    np.testing.assert_allclose(rotated, rotation_matrix(pos, D_MODEL) @ tokens[0])
+
+
+def test_rope_rotates_position_zero_into_the_encoding():
+    start = np.tile([0.0, 1.0], D_MODEL // 2)  # PE[0]
+    np.testing.assert_allclose(
+        rope(np.tile(start, (3, 1)), [0, 4, 9]),
+        sinusoidal_positions([0, 4, 9], D_MODEL),
+        atol=1e-15,
+    )
+
+
+def test_rope_score_depends_only_on_the_offset(tokens):
+    q, k = tokens[0], tokens[1]
+    scores = [rope_score(q, k, m, m + 3) for m in (0, 2, 10, 500)]
+    np.testing.assert_allclose(scores, scores[0], rtol=1e-10)
+    assert abs(rope_score(q, k, 0, 4) - scores[0]) > 1e-3
+
+
+def test_rope_rejects_mismatched_positions(tokens):
+    msg = "positions has length 2, must be 6 (rows of x)."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        rope(tokens, [0, 1])
+
+
+def test_rope_rejects_an_odd_width():
+    msg = "x.shape[1] == 3, must be an even integer >= 2."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        rope(np.ones((2, 3)), [0, 1])
+
+
+def test_position_scores_add_matches_a_loop(tokens):
+    head, n = init_head(D_MODEL, seed=2), 5
+    pe = sinusoidal_positions(range(n), D_MODEL)
+    scores = position_scores(tokens[0], tokens[1], head, n, method="add")
+    for m in range(n):
+        for j in range(n):
+            expected = ((tokens[0] + pe[m]) @ head.w_q) @ (
+                (tokens[1] + pe[j]) @ head.w_k
+            )
+            assert scores[m, j] == pytest.approx(expected, rel=1e-12)
+
+
+def test_rope_scores_are_constant_along_diagonals_and_added_ones_are_not(tokens):
+    head = init_head(D_MODEL, seed=2)
+    added = position_scores(tokens[0], tokens[1], head, 20, method="add")
+    rotated = position_scores(tokens[0], tokens[1], head, 20, method="rope")
+    assert diagonal_spread(rotated) < 1e-12
+    assert diagonal_spread(added) > 0.5
+    q, k = tokens[0] @ head.w_q, tokens[1] @ head.w_k
+    assert rotated[4, 9] == pytest.approx(rope_score(q, k, 4, 9))
+
+
+def test_position_scores_rejects_an_unknown_method(tokens):
+    msg = "method == 'mix', must be 'add' or 'rope'."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        position_scores(tokens[0], tokens[1], init_head(D_MODEL), 3, method="mix")
+
+
+def test_self_attention_rejects_the_wrong_width():
+    msg = "x has shape (3, 4), must be 2-D: (n, 8)."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        self_attention(np.ones((3, 4)), init_head(D_MODEL))
+
+
+def test_learned_positions_returns_rows_of_its_table():
+    learned = LearnedPositions(max_len=8, d_model=D_MODEL)
+    np.testing.assert_array_equal(learned([7, 0]), learned.table[[7, 0]])
+    assert learned.table.shape == (8, D_MODEL)
+
+
+def test_learned_positions_cannot_encode_max_len():
+    learned = LearnedPositions(max_len=8, d_model=D_MODEL)
+    msg = (
+        "positions[1] == 8, must be in [0, 8), i.e. 0 <= positions[1] < max_len. "
+        "A learned table of max_len == 8 rows has no row for it; the sinusoidal "
+        "encoding has no such limit."
+    )
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        learned([3, 8])
+
+
+def test_learned_positions_rejects_a_negative_position():
+    msg = "positions[0] == -1, must be a non-negative integer."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        LearnedPositions(max_len=8, d_model=D_MODEL)([-1])

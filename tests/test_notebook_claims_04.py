@@ -1,0 +1,161 @@
+"""Every claim of notebooks/04_common_mistakes.ipynb, recomputed with the library."""
+
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from posenc_lib import (
+    check_lookup,
+    check_pos_encoding,
+    frequencies,
+    lookup,
+    pos_encoding,
+    rotation_matrix,
+    sinusoidal_positions,
+)
+from posenc_lib.mistakes import (
+    MISTAKES,
+    POS_ENCODING_MISTAKES,
+    RIGHT_LINE,
+    WRONG_LINE,
+)
+from posenc_lib.properties import (
+    diagonal_spread,
+    encoding_table,
+    min_distance,
+    min_row_distance,
+    property_report,
+    rotation_error,
+    shift_map_error,
+)
+
+NOTEBOOK = (
+    Path(__file__).resolve().parent.parent / "notebooks" / "04_common_mistakes.ipynb"
+)
+D_MODEL, N_ROWS = 16, 800
+
+
+@pytest.fixture(scope="module")
+def right():
+    return sinusoidal_positions(range(N_ROWS), D_MODEL)
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {
+        name: encoding_table(MISTAKES[name], N_ROWS, D_MODEL)
+        for name in POS_ENCODING_MISTAKES
+    }
+
+
+@pytest.mark.parametrize("name", list(MISTAKES))
+def test_notebook_shows_each_wrong_and_right_line(name):
+    text = "\n".join(
+        cell.source for cell in nbformat.read(NOTEBOOK, as_version=4).cells
+    )
+    assert f"## {list(MISTAKES).index(name) + 1}. `{name}`" in text
+    assert WRONG_LINE[name] in text and RIGHT_LINE[name] in text
+
+
+def test_every_property_holds_for_the_right_table(right):
+    report = property_report(right)
+    assert max(v for k, v in report.items() if k != "min distance") < 1e-9
+    assert round(report["min distance"], 3) == 1.015
+
+
+def test_k_instead_of_pair_breaks_every_shift_map(right, tables):
+    wrong = MISTAKES["k-instead-of-pair"]
+    assert wrong(3, 8)[0] == pytest.approx(pos_encoding(3, 8)[0])
+    assert not np.isclose(wrong(3, 8)[1], pos_encoding(3, 8)[1])
+    table = tables["k-instead-of-pair"]
+    assert rotation_error(right, 3) < 1e-9
+    assert round(rotation_error(table, 3), 4) == 1.9101
+    assert shift_map_error(right, 3) < 1e-9 and shift_map_error(table, 3) > 0.1
+
+
+def test_swapped_sin_cos_turns_the_other_way(tables):
+    np.testing.assert_array_equal(MISTAKES["swapped-sin-cos"](0, 8), [1, 0] * 4)
+    table, R = tables["swapped-sin-cos"], rotation_matrix(3, D_MODEL)
+    assert not np.allclose(table[:-3] @ R.T, table[3:])
+    assert np.allclose(table[3:] @ R.T, table[:-3])
+    report = property_report(table)
+    assert report["norm error"] < 1e-9 and report["diagonal spread"] < 1e-9
+
+
+def test_sine_only_loses_the_constant_length(tables):
+    table = tables["sine-only"]
+    norms = (table**2).sum(axis=1)
+    assert norms[:5].round(3).tolist() == [0.0, 1.632, 2.44, 1.555, 3.303]
+    np.testing.assert_array_equal(table[0], np.zeros(D_MODEL))
+    assert not np.allclose(norms, D_MODEL / 2)
+    assert diagonal_spread(table @ table.T) > 1
+
+
+def test_integer_division_makes_positions_710_apart_collide(tables):
+    wrong = MISTAKES["integer-division"]
+    np.testing.assert_allclose(wrong(3, 8), np.tile([np.sin(3), np.cos(3)], 4))
+    distance, i, j = min_row_distance(tables["integer-division"])
+    assert (round(distance, 5), i, j) == (0.00017, 15, 725)
+    assert round(min_distance(N_ROWS, D_MODEL)[0], 3) == 1.015
+
+
+def test_integer_power_truncates_and_the_error_grows():
+    wrong = MISTAKES["integer-power"]
+    assert int(10000 ** (2 / 6)) == 21 and round(10000 ** (2 / 6), 4) == 21.5443
+    errors = [
+        np.abs(wrong(p, 6) - pos_encoding(p, 6)).max() for p in (1, 10, 100, 1000)
+    ]
+    assert np.round(errors, 4).tolist() == [0.0012, 0.0107, 0.1202, 1.1255]
+    assert np.all(np.diff(errors) > 0)
+    for d in (4, 8):
+        np.testing.assert_allclose(wrong(37, d), pos_encoding(37, d))
+
+
+def test_integer_power_collapses_20_pairs_at_width_512(tables):
+    pe1 = MISTAKES["integer-power"](1, 512)
+    measured = np.arctan2(pe1[0::2], pe1[1::2])
+    assert (len(np.unique(measured)), len(np.unique(frequencies(512)))) == (190, 256)
+    assert np.allclose(measured[:20], 1.0) and not np.isclose(measured[20], 1.0)
+    assert shift_map_error(tables["integer-power"], 3) < 1e-9
+
+
+def test_added_to_table_writes_into_the_table():
+    emb = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
+    row = MISTAKES["added-to-table"](emb, 0)
+    row += pos_encoding(3, 4)
+    np.testing.assert_allclose(emb[0], [0.6411, -1.4900, 1.0300, 0.9996], atol=5e-5)
+    assert np.shares_memory(MISTAKES["added-to-table"](emb, 0), emb)
+    fresh = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
+    row = lookup(fresh, 0)
+    row += pos_encoding(3, 4)
+    np.testing.assert_array_equal(fresh[0], [0.5, -0.5, 1.0, 0.0])
+    assert not np.shares_memory(lookup(fresh, 0), fresh)
+
+
+BROKEN = {  # which measures of property_report are far from 0 (min distance: near 0)
+    "k-instead-of-pair": [True, True, True, True, True, False],
+    "swapped-sin-cos": [True, True, False, False, False, False],
+    "sine-only": [True, True, True, True, True, False],
+    "integer-division": [True, True, False, False, False, True],
+    "integer-power": [True, True, False, False, False, False],
+}
+
+
+@pytest.mark.parametrize("name", POS_ENCODING_MISTAKES)
+def test_summary_table_pattern(name, tables):
+    values = list(property_report(tables[name]).values())
+    pattern = [v > 1e-3 for v in values[:5]] + [values[5] < 1e-3]
+    assert pattern == BROKEN[name]
+
+
+@pytest.mark.parametrize("name", list(MISTAKES))
+def test_checker_names_each_mistake(name):
+    check = check_lookup if name == "added-to-table" else check_pos_encoding
+    result = check(MISTAKES[name])
+    assert (result.passed, result.mistake) == (False, name)
+
+
+def test_checker_passes_the_library():
+    assert check_pos_encoding(pos_encoding).passed and check_lookup(lookup).passed
