@@ -19,6 +19,7 @@ setup_notebook``, which every notebook calls):
 - widget ``model_id``\\ s derived from the cell id and output index;
 - memory addresses (``0x7f...``) and timings (``12.3 ms``, ``1,000 loops``)
   replaced by placeholders;
+- neighbouring stream outputs joined (the kernel splits them by timing);
 - execution counts 1, 2, 3, ... over the executed code cells;
 - every cell has an id (a missing one is derived from the cell's index).
 """
@@ -120,6 +121,26 @@ def _scrub_output(output):
         output["traceback"] = [_scrub(line) for line in output["traceback"]]
 
 
+def _merge_streams(outputs):
+    """Join neighbouring stream outputs of the same name (stdout, stderr).
+
+    How a kernel splits printed text into messages depends on timing; the
+    joined text does not.
+    """
+    merged = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and output.output_type == last.output_type == "stream"
+            and output.name == last.name
+        ):
+            last.text += output.text
+        else:
+            merged.append(output)
+    return merged
+
+
 def normalise(nb):
     """Make the executed notebook ``nb`` deterministic, in place (module notes)."""
     nb.metadata.pop("widgets", None)
@@ -137,6 +158,7 @@ def normalise(nb):
             cell.execution_count = count
         else:
             cell.execution_count, cell.outputs = None, []
+        cell.outputs = _merge_streams(cell.outputs)
         for number, output in enumerate(cell.outputs):
             if "execution_count" in output:
                 output["execution_count"] = cell.execution_count
