@@ -1,0 +1,299 @@
+"""Fixtures for the browser tests: a JupyterLab or Voila server and headless Chromium.
+
+Every server runs on a free loopback port with a random token, from a copy of
+``notebooks/`` in a temporary directory (so JupyterLab can never save browser
+outputs over the committed notebooks), with its own settings directories. The
+browser is Debian's Chromium driven by Playwright; Playwright never downloads a
+browser of its own. Servers and browsers are shut down in ``finally`` blocks, so
+also when a test fails.
+
+Without ``/usr/bin/chromium`` or the ``playwright`` package the tests skip with a
+message saying what to install, unless ``POSENC_REQUIRE_BROWSER=1`` (CI), where
+they fail instead.
+"""
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# JupyterLab settings for a quiet, predictable page: no news toast covering the
+# outputs, no autosave, every cell rendered (no windowing), no kernel dialogs.
+LAB_OVERRIDES = {
+    "@jupyterlab/apputils-extension:notification": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    "@jupyterlab/notebook-extension:tracker": {
+        "windowingMode": "none",
+        "autoStartDefaultKernel": True,
+    },
+}
+SERVER_START_TIMEOUT = 90  # seconds; a cold start on 2 busy cores can be slow
+BIN = Path(sys.executable).parent
+
+
+def browser_missing():
+    """What to install for the browser tests, or ``None`` when all is there."""
+    missing = []
+    if not os.access(CHROMIUM, os.X_OK):
+        missing.append("Debian's Chromium: `sudo apt-get install -y chromium`")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing.append(
+            "Playwright for Python: `.venv/bin/python -m pip install playwright` "
+            "(never `playwright install`: the tests use /usr/bin/chromium)"
+        )
+    if not missing:
+        return None
+    return "Browser tests need " + " and ".join(missing) + "."
+
+
+def pytest_collection_modifyitems(config, items):
+    """No browser: skip the browser tests, or fail them if POSENC_REQUIRE_BROWSER=1."""
+    reason = browser_missing()
+    if reason is None:
+        return
+    required = os.environ.get("POSENC_REQUIRE_BROWSER") == "1"
+    for item in items:
+        if item.get_closest_marker("browser") is None:
+            continue
+        if required:
+            item.add_marker(pytest.mark.usefixtures("_fail_without_browser"))
+        else:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture
+def _fail_without_browser():
+    pytest.fail(f"POSENC_REQUIRE_BROWSER=1 but: {browser_missing()}", pytrace=False)
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _copy_notebooks(root):
+    """A private copy of notebooks/ (outputs included) to serve from."""
+    target = root / "notebooks"
+    shutil.copytree(NOTEBOOKS, target, ignore=shutil.ignore_patterns(".ipynb_*"))
+    return target
+
+
+def _server_env(root):
+    """Environment for a server: this venv first on PATH, private Jupyter dirs."""
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    for name in ("CONFIG", "DATA", "RUNTIME"):
+        env[f"JUPYTER_{name}_DIR"] = str(root / f"jupyter_{name.lower()}")
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    return env
+
+
+def _log_tail(log_path, n_lines=40):
+    lines = Path(log_path).read_text(errors="replace").splitlines()
+    return "\n".join(lines[-n_lines:])
+
+
+def _answers(url, port):
+    """True once the server answers: ``url`` gives 200 (or, without one, it listens)."""
+    try:
+        if url is None:
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            return True
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _wait_until_up(process, url, port, log_path):
+    """Poll until the server answers; fail with the server's log otherwise."""
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"server exited early:\n{_log_tail(log_path)}", pytrace=False)
+        if _answers(url, port):
+            return
+        time.sleep(0.2)  # polling interval, not a wait for a state
+    pytest.fail(f"server not up after {SERVER_START_TIMEOUT} s:\n{_log_tail(log_path)}")
+
+
+def _stop(process):
+    """Stop a server we started, and the kernels it started (its process group)."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=15)
+
+
+class Server:
+    """A running server: ``url(path)`` adds the token; ``log`` is its log file."""
+
+    def __init__(self, base, token, root, log):
+        self.base, self.token, self.root, self.log = base, token, root, log
+
+    def url(self, path):
+        sep = "&" if "?" in path else "?"
+        return f"{self.base}{path}{sep}token={self.token}"
+
+
+def _run_server(command, root, status_path, token, port):
+    log = root / "server.log"
+    with open(log, "wb") as log_file:
+        process = subprocess.Popen(
+            command,
+            cwd=root,
+            env=_server_env(root),
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, kernels included
+        )
+    server = Server(f"http://127.0.0.1:{port}", token, root, log)
+    try:
+        status_url = None if status_path is None else server.url(status_path)
+        _wait_until_up(process, status_url, port, log)
+        yield server
+    finally:
+        _stop(process)
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory):
+    """JupyterLab serving a copy of notebooks/, with the news toast switched off."""
+    root = tmp_path_factory.mktemp("lab")
+    settings = root / "app_settings"
+    settings.mkdir()
+    (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
+    token, port = secrets.token_hex(16), free_port()
+    command = [
+        str(BIN / "jupyter"),
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={_copy_notebooks(root)}",
+        f"--LabApp.app_settings_dir={settings}",
+        f"--LabApp.user_settings_dir={root / 'user_settings'}",
+        f"--LabApp.workspaces_dir={root / 'workspaces'}",
+    ]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    yield from _run_server(command, root, "/api/status", token, port)
+
+
+@pytest.fixture(scope="session")
+def voila_server(tmp_path_factory):
+    """Voila serving a copy of notebooks/explorer.ipynb as an app (code hidden)."""
+    root = tmp_path_factory.mktemp("voila")
+    notebook = _copy_notebooks(root) / "explorer.ipynb"
+    token, port = secrets.token_hex(16), free_port()
+    command = [
+        str(BIN / "voila"),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--token={token}",
+        str(notebook),
+    ]
+    # Voila has no status page; any GET of "/" would start a kernel.
+    yield from _run_server(command, root, None, token, port)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium under Playwright, closed at the end of the session."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser, tmp_path, request):
+    """A fresh page (1280 x 800); a screenshot is saved if the test fails."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
+        context.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the item, so fixtures can see a failure."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+_LATENCIES = []  # (label, summary line), filled by the tests, printed at the end
+
+
+@pytest.fixture(scope="session")
+def latency_report(tmp_path_factory):
+    """Call ``latency_report(line)``: printed now, in the summary and to a file."""
+    path = tmp_path_factory.getbasetemp() / "browser-latency.txt"
+
+    def report(line):
+        print(line)
+        _LATENCIES.append(line)
+        with open(path, "a") as file:
+            file.write(line + "\n")
+
+    yield report
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Slider-step latencies, shown whether or not pytest captures output."""
+    if _LATENCIES:
+        terminalreporter.section("slider step -> updated output (report, no limit)")
+        for line in _LATENCIES:
+            terminalreporter.write_line(line)

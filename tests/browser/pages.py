@@ -1,0 +1,198 @@
+"""What a person does in JupyterLab or Voila, as Playwright steps, and timing of it.
+
+Selectors are the ones listed in ``../shared/NOTES.md`` (measured on JupyterLab
+4.6 with ipywidgets 8): kernel state ``.jp-Notebook-ExecutionIndicator``, slider
+handle ``.noUi-handle``, slider readout ``.widget-readout``.
+"""
+
+import base64
+import re
+import statistics
+
+RUN_TIMEOUT = 120_000  # ms for Run All of a whole notebook on a busy machine
+STEP_TIMEOUT = 30_000  # ms for one slider step to show
+ERROR_TEXT = re.compile(
+    r"Traceback|\b\w*(Error|Exception)\b|Error displaying widget|Error rendering"
+)
+
+# Installed once per page: the time of every key press (capture phase, so before
+# the slider's own handler), and watch(), which resolves when the page shows the
+# expected text and a new image, recording when each happened.
+_WATCH_JS = """
+() => {
+  window.__posenc = {keydown: null};
+  document.addEventListener('keydown', () => {
+    window.__posenc.keydown = performance.now();
+  }, true);
+  window.__posencWatch = (textSelector, expected, imageSelector, oldSrc) => {
+    const state = {text: null, image: null, done: false};
+    window.__posenc.step = state;
+    const check = () => {
+      const text = document.querySelector(textSelector);
+      const image = document.querySelector(imageSelector);
+      const now = performance.now();
+      const shown = text ? text.textContent : '';
+      if (state.text === null && expected.every(e => shown.includes(e)))
+        state.text = now;
+      if (state.text !== null && image && image.src && image.src !== oldSrc)
+        state.image = now;
+      if (state.image !== null) { state.done = true; observer.disconnect(); }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, {subtree: true, childList: true,
+                                     characterData: true, attributes: true});
+    check();
+  };
+}
+"""
+
+_IMAGE_BYTES_JS = """
+async (selector) => {
+  const response = await fetch(document.querySelector(selector).src);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let text = '';
+  for (const b of bytes) text += String.fromCharCode(b);
+  return btoa(text);
+}
+"""
+
+
+def install_watch(page):
+    page.evaluate(_WATCH_JS)
+
+
+_KERNEL_READY_JS = """
+(() => {
+  if (document.querySelector('.jp-Dialog')) return 'dialog';
+  const name = document.querySelector('.jp-Toolbar-kernelName');
+  const idle = document.querySelector(
+    '.jp-Notebook-ExecutionIndicator[data-status="idle"]');
+  return name && /Python/.test(name.textContent) && idle ? 'ready' : false;
+})()
+"""
+
+
+def open_notebook(page, server, name):
+    """Open ``name`` in JupyterLab and wait for its kernel to be idle."""
+    page.goto(server.url(f"/lab/tree/{name}") + "&reset")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=RUN_TIMEOUT)
+    handle = page.wait_for_function(_KERNEL_READY_JS, timeout=RUN_TIMEOUT)
+    if handle.json_value() == "dialog":  # kernel specs arrived late: accept the default
+        page.locator(".jp-Dialog .jp-mod-accept").click()
+        page.wait_for_function(_KERNEL_READY_JS + " === 'ready'", timeout=RUN_TIMEOUT)
+    install_watch(page)
+
+
+def _menu(page, menu, item):
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{item}$")).click()
+
+
+_ALL_RUN_JS = """
+() => {
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')];
+  const idle = document.querySelector(
+    '.jp-Notebook-ExecutionIndicator[data-status="idle"]');
+  return idle !== null && cells.length > 0 && cells.every(cell => {
+    const source = cell.querySelector('.cm-content').textContent.trim();
+    const prompt = cell.querySelector('.jp-InputPrompt').textContent.trim();
+    return source === '' || /^\\[\\d+\\]:$/.test(prompt);
+  });
+}
+"""
+
+
+def run_all(page):
+    """Clear every output, Run All from the menu, wait until each cell has run."""
+    _menu(page, "Edit", "Clear Outputs of All Cells")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jp-OutputArea-output').length === 0"
+    )
+    _menu(page, "Run", "Run All Cells")
+    page.wait_for_function(_ALL_RUN_JS, timeout=RUN_TIMEOUT)
+
+
+def error_outputs(page, root=".jp-Notebook .jp-CodeCell", allowed=()):
+    """Texts of error outputs, except in the cells (by index) listed in ``allowed``."""
+    texts = page.evaluate(
+        """(root) => [...document.querySelectorAll(root)].map(cell =>
+             [...cell.querySelectorAll('.jp-OutputArea-output, .widget-output')]
+               .map(o => o.textContent))""",
+        root,
+    )
+    return [
+        f"cell {index}: {text[:300]}"
+        for index, outputs in enumerate(texts)
+        if index not in allowed
+        for text in outputs
+        if ERROR_TEXT.search(text)
+    ]
+
+
+def readout(page, slider):
+    """The integer a slider's readout shows."""
+    return int(slider.locator(".widget-readout").inner_text())
+
+
+def step(page, action, watch):
+    """Do ``action`` and wait for the page to show ``watch``; latencies in ms.
+
+    ``watch`` is ``(text_selector, expected_substrings, image_selector)``. Returns
+    ``(text_ms, image_ms)``: from the key press to the expected text, and to the
+    new image (the full update).
+    """
+    text_selector, expected, image_selector = watch
+    old_src = page.locator(image_selector).get_attribute("src")
+    page.evaluate(
+        "([t, e, i, o]) => window.__posencWatch(t, e, i, o)",
+        [text_selector, list(expected), image_selector, old_src],
+    )
+    action()
+    page.wait_for_function("() => window.__posenc.step.done", timeout=STEP_TIMEOUT)
+    times = page.evaluate(
+        "() => [window.__posenc.step.text - window.__posenc.keydown,"
+        " window.__posenc.step.image - window.__posenc.keydown]"
+    )
+    return tuple(times)
+
+
+def press(slider, key):
+    """Focus the slider's handle and press ``key`` (as a person using the keyboard)."""
+
+    def action():
+        handle = slider.locator(".noUi-handle")
+        handle.focus()
+        handle.press(key)
+
+    return action
+
+
+def type_into(slider, value):
+    """Click the readout, select all, type ``value`` and press Enter."""
+
+    def action():
+        box = slider.locator(".widget-readout")
+        box.click()
+        box.press("ControlOrMeta+a")
+        box.press_sequentially(str(value))
+        box.press("Enter")
+
+    return action
+
+
+def slider_max(slider):
+    """The largest value a slider reaches (its handle's ``aria-valuemax``)."""
+    return round(float(slider.locator(".noUi-handle").get_attribute("aria-valuemax")))
+
+
+def image_bytes(page, selector):
+    """The bytes of the image the page shows (a blob: or data: URL)."""
+    return base64.b64decode(page.evaluate(_IMAGE_BYTES_JS, selector))
+
+
+def summary(name, latencies):
+    """``name: n steps, median ..., p95 ...`` for latencies in ms."""
+    ordered = sorted(latencies)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    median = statistics.median(ordered)
+    return f"{name}: {len(ordered)} steps, median {median:.0f} ms, p95 {p95:.0f} ms"

@@ -1,0 +1,102 @@
+"""The sliders of chapters 02 and 03 in JupyterLab, used as a learner uses them."""
+
+import matplotlib
+import nbformat
+import pytest
+from conftest import NOTEBOOKS
+from pages import (
+    error_outputs,
+    image_bytes,
+    open_notebook,
+    press,
+    readout,
+    run_all,
+    slider_max,
+    step,
+    summary,
+    type_into,
+)
+
+from posenc_lib.plotting import setup_notebook
+from posenc_lib.widgets import PositionExplorer, describe_position
+
+pytestmark = pytest.mark.browser
+
+
+def _allowed_errors(name):
+    """Indices (among code cells) of cells tagged ``raises-exception``."""
+    cells = nbformat.read(NOTEBOOKS / name, as_version=4).cells
+    code = [cell for cell in cells if cell.cell_type == "code"]
+    return {
+        i
+        for i, c in enumerate(code)
+        if "raises-exception" in c.metadata.get("tags", [])
+    }
+
+
+def _open_and_run(page, lab_server, name):
+    assert (NOTEBOOKS / name).exists(), f"notebooks/{name} is missing"
+    open_notebook(page, lab_server, name)
+    run_all(page)
+    assert error_outputs(page, allowed=_allowed_errors(name)) == []
+
+
+def test_position_sliders_of_chapter_02(lab_server, page, tmp_path, latency_report):
+    name = "02_sinusoidal_encoding.ipynb"
+    _open_and_run(page, lab_server, name)
+    app = page.locator(".posenc-explorer").first
+    pos, d = app.locator(".posenc-pos"), app.locator(".posenc-d")
+    values = {"pos": readout(page, pos), "d": readout(page, d)}
+    text, image = ".posenc-explorer .posenc-text", ".posenc-explorer img.posenc-image"
+    key = "ArrowRight" if values["pos"] + 20 <= slider_max(pos) else "ArrowLeft"
+
+    def expect(action, **new):
+        values.update(new)
+        return step(page, action, (text, [describe_position(**_args(values))], image))
+
+    latencies = [
+        expect(press(pos, key), pos=values["pos"] + (1 if key == "ArrowRight" else -1))[
+            1
+        ]
+        for _ in range(20)
+    ]
+    latency_report(summary(f"JupyterLab {name}, pos key steps", latencies))
+    expect(type_into(d, 12), d=12)
+    expect(press(d, "ArrowRight"), d=14)
+    assert page.locator(text).inner_text() == describe_position(values["pos"], 14)
+    with matplotlib.rc_context():  # the notebook's plot defaults, for this render
+        setup_notebook()
+        limits = {"max_pos": slider_max(pos), "max_d_model": slider_max(d)}
+        reference = PositionExplorer(values["pos"], 14, **limits).image.value
+    assert image_bytes(page, image) == bytes(reference)
+    assert error_outputs(page, allowed=_allowed_errors(name)) == []
+    page.screenshot(path=str(tmp_path / "02.png"), full_page=True)
+
+
+def _args(values):
+    return {"pos": values["pos"], "d_model": values["d"]}
+
+
+def test_offset_slider_of_chapter_03(lab_server, page, tmp_path, latency_report):
+    name = "03_why_sines.ipynb"
+    _open_and_run(page, lab_server, name)
+    widget = (
+        page.locator(".widget-interact")
+        .filter(has=page.locator(".widget-label", has_text="offset k"))
+        .first
+    )
+    slider = widget.locator(".widget-slider")
+    value, top = readout(page, slider), slider_max(slider)
+    image = ".widget-interact .jp-RenderedImage img"
+    widget.locator(".jp-RenderedImage img").wait_for()
+    latencies, sign = [], 1
+    for _ in range(20):
+        sign = -1 if value + sign > top else 1 if value + sign < 0 else sign
+        value += sign
+        key = "ArrowRight" if sign > 0 else "ArrowLeft"
+        watch = (".widget-interact .widget-readout", [str(value)], image)
+        latencies.append(step(page, press(slider, key), watch)[1])
+        assert readout(page, slider) == value
+    latency_report(summary(f"JupyterLab {name}, offset k key steps", latencies))
+    assert error_outputs(page, allowed=_allowed_errors(name)) == []
+    page.screenshot(path=str(tmp_path / "03.png"), full_page=True)

@@ -1,0 +1,151 @@
+"""Tests of posenc_lib.explorer: the numbers, the figure's data, the wiring, errors."""
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from posenc_lib import pos_encoding, rotation_matrix, sinusoidal_positions
+from posenc_lib.explorer import Explorer, ExplorerFigure, dot_line, explorer, pair_table
+
+
+def _reference_encoding(pos, d_model):
+    """The lesson's formula with math.sin / math.cos, one column at a time."""
+    angles = [pos / 10000 ** (2 * (k // 2) / d_model) for k in range(d_model)]
+    return [math.sin(a) if k % 2 == 0 else math.cos(a) for k, a in enumerate(angles)]
+
+
+def test_pair_table_shows_the_worked_trace():
+    table = pair_table(3, 4)
+    rows = re.findall(r"<tr><td>(.*?)</td></tr>", table)
+    assert rows == [
+        "0</td><td>1</td><td>0.1411</td><td>-0.9900",
+        "1</td><td>0.01</td><td>0.0300</td><td>0.9996",
+    ]
+
+
+@pytest.mark.parametrize("pos, d_model", [(0, 2), (7, 8), (50, 16)])
+def test_pair_table_matches_the_formula(pos, d_model):
+    reference = _reference_encoding(pos, d_model)
+    rows = re.findall(r"<tr><td>(.*?)</td></tr>", pair_table(pos, d_model))
+    sin_cos = [value for row in rows for value in row.split("</td><td>")[2:]]
+    assert sin_cos == [f"{value:.4f}" for value in reference]
+
+
+def test_wide_table_lists_first_and_last_pairs():
+    table = pair_table(5, 64)
+    pairs = re.findall(r"<tr[^>]*><td>(\d+|&#8942;)</td>", table)
+    assert pairs == ["0", "1", "2", "3", "4", "5", "&#8942;", "30", "31"]
+
+
+def test_highlighted_pair_is_bold():
+    bold = re.findall(
+        r'<tr style="font-weight: bold"><td>(\d+)', pair_table(1, 8, pair=2)
+    )
+    assert bold == ["2"]
+
+
+@pytest.mark.parametrize("pos, d_model, offset", [(3, 4, 0), (5, 8, 3), (0, 64, 20)])
+def test_dot_line_is_the_sum_of_cosines(pos, d_model, offset):
+    expected = sum(
+        math.cos(offset / 10000 ** (2 * i / d_model)) for i in range(d_model // 2)
+    )
+    line = dot_line(pos, d_model, offset)
+    assert line == f"PE[{pos}] · PE[{pos + offset}] = {expected:.4f}"
+
+
+def test_figure_data_follow_the_values():
+    figure = ExplorerFigure(n_positions=30).update(pos=4, d_model=8, offset=3, pair=1)
+    heights = [bar.get_height() for bar in figure._bars]
+    np.testing.assert_allclose(heights, _reference_encoding(4, 8), atol=1e-12)
+    np.testing.assert_array_equal(
+        figure._heatmap.get_array(), sinusoidal_positions(range(30), 8)
+    )
+    assert figure._row.get_y() == 3.5 and figure._shifted_row.get_y() == 6.5
+    start, end = figure._start.get_xydata()[0], figure._end.get_xydata()[0]
+    np.testing.assert_allclose(start, pos_encoding(4, 8)[2:4])
+    rotated = rotation_matrix(3, 8) @ pos_encoding(4, 8)  # the pair turned by k
+    np.testing.assert_allclose(end, rotated[2:4], atol=1e-12)
+
+
+def test_shifted_row_hidden_past_the_heatmap():
+    figure = ExplorerFigure(n_positions=10).update(pos=8, d_model=4, offset=5)
+    assert not figure._shifted_row.get_visible()
+
+
+def test_png_is_the_same_for_the_same_values():
+    first = ExplorerFigure(n_positions=20).update(2, 6, 1, 0)
+    first.update(9, 10, 4, 2).update(2, 6, 1, 0)  # other values in between
+    second = ExplorerFigure(n_positions=20).update(2, 6, 1, 0)
+    assert first.png() == second.png()
+
+
+def test_slider_step_updates_numbers_and_image():
+    app = Explorer(pos=3, d_model=4, offset=2, max_pos=20, max_offset=5)
+    before = app.image.value
+    app.sliders["pos"].value = 4
+    assert "PE[4] · PE[6]" in app.numbers.value
+    assert pair_table(4, 4, pair=0) in app.numbers.value
+    assert app.image.value != before
+    assert app.image.value == ExplorerFigure(n_positions=26).update(4, 4, 2, 0).png()
+
+
+def test_narrowing_d_clamps_the_pair():
+    app = Explorer(pos=1, d_model=16, offset=1, pair=7)
+    app.sliders["d"].value = 4
+    assert app.sliders["pair"].max == 1
+    assert app.values() == (1, 4, 1, 1)
+    assert pair_table(1, 4, pair=1) in app.numbers.value
+
+
+def test_explorer_displays_as_its_widget():
+    app = explorer()
+    bundle = app._repr_mimebundle_()
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == app.widget.model_id
+    assert "posenc-lecture" in app.widget._dom_classes
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"d_model": 7}, ValueError, "d_model == 7, must be an even integer >= 2."),
+        (
+            {"pos": 51},
+            ValueError,
+            "pos == 51, must be in [0, 51), i.e. 0 <= pos < max_pos + 1.",
+        ),
+        (
+            {"offset": 2.0},
+            TypeError,
+            "offset == 2.0 (float), must be an integer in [0, 21).",
+        ),
+        (
+            {"d_model": 8, "pair": 4},
+            ValueError,
+            "pair == 4, must be in [0, 4), i.e. 0 <= pair < d_model // 2.",
+        ),
+        (
+            {"d_model": 66},
+            ValueError,
+            "d_model == 66, must be in [0, 65), i.e. 0 <= d_model < max_d_model + 1.",
+        ),
+        (
+            {"max_pos": 0},
+            ValueError,
+            "max_pos == 0, must be an integer >= 1.",
+        ),
+    ],
+    ids=["odd-d", "pos-too-big", "float-offset", "pair-too-big", "d-too-big", "max"],
+)
+def test_bad_arguments_are_named(kwargs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        Explorer(**kwargs)
+
+
+def test_dot_line_rejects_negative_offset():
+    with pytest.raises(
+        ValueError, match=re.escape("k == -1, must be an integer >= 0.")
+    ):
+        dot_line(3, 4, -1)
