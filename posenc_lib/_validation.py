@@ -132,7 +132,10 @@ def _as_1d_integers(values, name, one):
     if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
         raise TypeError(f"{name} == {_describe(values)}, must be {many}.")
     try:
-        array = np.asarray(values)
+        if isinstance(values, range) and abs(values.start) + abs(values.stop) < 2**62:
+            array = np.arange(values.start, values.stop, values.step)  # 1000x faster
+        else:
+            array = np.asarray(values)
     except ValueError:
         raise ValueError(
             f"{name} == {_describe(values)}, must be {many} "

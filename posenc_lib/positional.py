@@ -20,8 +20,9 @@ How a whole table is computed: shifting the position by ``j`` rotates every
 chapter 03, :func:`rotation_matrix`). So for a contiguous range of positions the
 table is cut into blocks of ``B`` rows, and each row is the block's first row
 times a precomputed rotation: one complex multiplication per pair instead of a
-sine and a cosine. Every row is one rotation away from an exactly computed row,
-so no rounding error accumulates; other inputs use the formula directly.
+sine and a cosine. Every row is one rotation (built from two exact ones) away from
+an exactly computed row, so no rounding error accumulates; other inputs use the
+formula directly.
 
 References
 ----------
@@ -49,8 +50,8 @@ __all__ = [
 ]
 
 _FAST_MIN_ROWS = 64  # below this many rows the direct formula is just as quick
-_TEMP_FRACTION = 0.02  # scratch arrays stay below this share of the output's bytes
-_MIN_BLOCK_ELEMENTS = 1 << 14  # ...but are never made smaller than this
+_TEMP_FRACTION = 0.03  # each kind of scratch array stays below this share of out
+_MIN_SCRATCH_BYTES = 1 << 18  # ...or below 256 KiB, whichever is larger
 
 
 def _divisors(d_model, base):
@@ -132,51 +133,87 @@ def _accurate_sin_cos(positions, divisors):
     return sin + cos * low, cos - sin * low
 
 
-def _scratch_rows(out, bytes_per_row, min_rows=1):
+def _scratch_rows(out, bytes_per_row):
     """Rows per block so that scratch arrays stay a small share of ``out``."""
-    return max(min_rows, int(_TEMP_FRACTION * out.nbytes / bytes_per_row))
+    budget = max(_TEMP_FRACTION * out.nbytes, _MIN_SCRATCH_BYTES)
+    return max(1, int(budget // bytes_per_row))
 
 
 def _fill_direct(positions, divisors, out):
-    """The formula itself, a block of rows at a time. ``out``: (n, d_model)."""
-    min_rows = -(-_MIN_BLOCK_ELEMENTS // out.shape[1])  # tiny tables: one block
-    rows = _scratch_rows(out, bytes_per_row=8 * out.shape[1], min_rows=min_rows)
+    """The formula itself, a block of rows at a time. ``out``: (n, d_model).
+
+    Angles get the same exact-quotient treatment as the fast path's block starts,
+    so a position's row does not depend on which path computed it.
+    """
+    rows = _scratch_rows(out, bytes_per_row=12 * 8 * len(divisors))
     for first in range(0, len(positions), rows):
         block = slice(first, first + rows)
-        angle = positions[block, None] / divisors  # (rows, d_model // 2)
-        out[block, 0::2] = np.sin(angle)
-        out[block, 1::2] = np.cos(angle)
+        sin, cos = _accurate_sin_cos(positions[block], divisors)  # (rows, pairs)
+        out[block, 0::2], out[block, 1::2] = sin, cos
+
+
+def _rotors(positions, divisors):
+    """``sin(a) + 1j * cos(a)`` for the exact angles ``a = positions / divisors``.
+
+    That is a pair as stored in ``out`` seen as complex numbers, and by angle
+    addition ``rotor(p + q) == -1j * rotor(p) * rotor(q)``. Shapes: positions
+    ``(rows,)``, divisors ``(pairs,)``, result ``(rows, pairs)``.
+    """
+    rotor = np.empty((len(positions), len(divisors)), dtype=np.complex128)
+    rotor.real, rotor.imag = _accurate_sin_cos(positions, divisors)
+    return rotor
 
 
 def _rotation_steps(n_steps, divisors):
-    """``cos(j * w) - 1j * sin(j * w)`` for j < n_steps, shape (n_steps, pairs)."""
-    step = np.empty((n_steps, len(divisors)), dtype=np.complex128)
-    angle = np.arange(n_steps)[:, None] / divisors  # (n_steps, pairs)
-    np.cos(angle, out=step.real)
-    np.sin(angle, out=step.imag)
-    np.negative(step.imag, out=step.imag)
-    return step
+    """``-1j * rotor(j)`` for j < n_steps, shape ``(n_steps, pairs)``.
+
+    Built the way the table is: ``j = coarse + fine`` with both parts below
+    ``isqrt(n_steps) + 1``, so a few exact rows and one product per step.
+    """
+    fine = math.isqrt(n_steps - 1) + 1  # fine * fine >= n_steps
+    offsets = np.arange(fine)
+    exact = -1j * _rotors(np.r_[offsets, fine * offsets], divisors)  # (2 fine, pairs)
+    steps = exact[fine:, None, :] * exact[:fine]  # (coarse, fine, pairs)
+    return steps.reshape(fine * fine, len(divisors))[:n_steps]  # (n_steps, pairs)
+
+
+def _block_rows(out, pairs):
+    """Rows per rotation block: about 6 sqrt(n), so few starts need exact sines.
+
+    Capped so that the step table stays a small share of ``out``.
+    """
+    cap = _scratch_rows(out, bytes_per_row=16 * pairs)
+    return max(8, min(6 * math.isqrt(out.shape[0]), cap))
+
+
+def _rotate_blocks(rotor, step, rows):
+    """``rows[k * block + j] = rotor[k] * step[j]``; the last block may be short."""
+    block, pairs = step.shape
+    n_full = len(rows) // block
+    full = rows[: n_full * block].reshape(n_full, block, pairs)  # a view
+    np.multiply(rotor[:n_full, None, :], step, out=full)
+    if n_full < len(rotor):  # a short last block
+        tail = rows[n_full * block :]
+        np.multiply(rotor[n_full], step[: len(tail)], out=tail)
 
 
 def _fill_rotated(start, divisors, out):
     """Rows ``start, start + 1, ...`` by rotating exact block starts (module notes).
 
-    A pair is stored as the complex number ``z = sin(a) + 1j * cos(a)``, so that
-    ``z(a + b) = z(a) * (cos(b) - 1j * sin(b))``: the rotation is one complex
-    multiplication, written straight into ``out`` seen as complex numbers.
+    In ``out`` seen as complex numbers (one per pair), row ``b + j`` of a block
+    starting at position ``b`` is ``rotor(b) * step[j]``: one multiplication,
+    written straight into ``out``.
     """
     n_rows, pairs = out.shape[0], len(divisors)
-    block = max(8, math.isqrt(n_rows))  # rows per rotation block
+    block = _block_rows(out, pairs)
     step = _rotation_steps(block, divisors)  # (block, pairs)
     z_out = out.view(np.complex64 if out.dtype == np.float32 else np.complex128)
-    starts = np.arange(start, start + n_rows, block)  # first position of each block
-    chunk = _scratch_rows(out, bytes_per_row=12 * 8 * pairs)
-    for first in range(0, len(starts), chunk):
-        sin0, cos0 = _accurate_sin_cos(starts[first : first + chunk], divisors)
-        for k, row in enumerate(range(first * block, n_rows, block)[: len(sin0)]):
-            rows = min(block, n_rows - row)
-            z0 = sin0[k] + 1j * cos0[k]  # (pairs,)
-            np.multiply(z0, step[:rows], out=z_out[row : row + rows])
+    n_blocks = -(-n_rows // block)
+    chunk = _scratch_rows(out, bytes_per_row=12 * 8 * pairs)  # blocks at a time
+    for first in range(0, n_blocks, chunk):
+        blocks = np.arange(first, min(first + chunk, n_blocks))
+        rotor = _rotors(start + block * blocks, divisors)  # (len(blocks), pairs)
+        _rotate_blocks(rotor, step, z_out[first * block : (first + chunk) * block])
 
 
 def _contiguous_start(positions):
