@@ -27,11 +27,29 @@ __all__ = [
     "pair_circle",
     "score_heatmaps",
     "similarity_figure",
+    "unit_circle",
 ]
 
 
-def _unit_circle(ax):
-    """A grey unit circle, equal aspect, no frame: the stage for one pair."""
+def unit_circle(ax):
+    """Draw a grey unit circle on ``ax``, equal aspect, no frame: a pair's stage.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> unit_circle(ax)
+    >>> [float(limit) for limit in ax.get_xlim()]
+    [-1.3, 1.3]
+    """
     turn = np.linspace(0, 2 * np.pi, 200)
     ax.plot(np.sin(turn), np.cos(turn), color="lightgrey", linewidth=1, zorder=0)
     ax.set(aspect="equal", xlim=(-1.3, 1.3), ylim=(-1.3, 1.3), xticks=[], yticks=[])
@@ -83,7 +101,7 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
     columns = slice(2 * pair, 2 * pair + 2)
     dots = sinusoidal_positions(range(n_positions), d_model)[:, columns]  # (n, 2)
     fig, ax = plt.subplots(figsize=(3.6, 3.6))
-    _unit_circle(ax)
+    unit_circle(ax)
     ax.plot(dots[:, 0], dots[:, 1], "o", color="tab:blue", markersize=5)
     for pos, (x, y) in enumerate(dots):
         ax.annotate(
@@ -150,7 +168,7 @@ def clock_faces(positions, d_model, pairs):
         1, len(pairs), figsize=(2.0 * len(pairs), 2.3), squeeze=False
     )
     for ax, pair in zip(axes[0], pairs, strict=True):
-        _unit_circle(ax)
+        unit_circle(ax)
         for index, pos in enumerate(positions):
             x, y = table[index, 2 * pair : 2 * pair + 2]
             width = 5.0 - 3.5 * index / max(1, len(positions) - 1)  # first widest

@@ -13,10 +13,11 @@ They drive
 * the dot product ``PE[pos] . PE[pos + k] = sum_i cos(k * w_i)``, which depends
   on ``k`` only.
 
-The figure is drawn with matplotlib's Agg canvas straight to PNG bytes shown in an
-``ipywidgets.Image`` (no pyplot, no output widget), updating the existing artists
-on each step; the numbers are an ``ipywidgets.HTML`` updated before the figure,
-so they follow the slider at once. Fonts are large enough for a projector.
+The figure (:class:`posenc_lib.explorer_figure.ExplorerFigure`) is drawn with
+matplotlib's Agg canvas straight to PNG bytes shown in an ``ipywidgets.Image`` (no
+pyplot, no output widget), updating the existing artists on each step; the numbers
+are an ``ipywidgets.HTML`` updated before the figure, so they follow the slider at
+once. Fonts are large enough for a projector.
 
 CSS classes, for styling and for the browser tests: ``posenc-lecture`` (the
 whole app), ``posenc-lecture-numbers`` (the table and the dot product),
@@ -27,21 +28,12 @@ Serve it without code with ``make explorer`` (Voila, on 127.0.0.1).
 """
 
 import html
-import io
 
 import ipywidgets as widgets
-import matplotlib
-import numpy as np
-import PIL.Image
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
-from matplotlib.transforms import blended_transform_factory
 
 from ._validation import check_d_model, check_index, check_integer
-from .diagrams import _unit_circle
-from .plotting import PE_CMAP, plot_encoding_bars
-from .positional import frequencies, pos_encoding, sinusoidal_positions
+from .explorer_figure import ExplorerFigure
+from .positional import frequencies, pos_encoding
 from .properties import offset_similarity
 
 __all__ = ["Explorer", "ExplorerFigure", "explorer", "pair_table", "dot_line"]
@@ -146,169 +138,6 @@ def _numbers_html(pos, d_model, offset, pair):
         f"<br>= {sum_of_cos} = {closed_form:.4f}<br>"
         f"<small>the same for every pos; d/2 = {d_model // 2} at k = 0</small></div>"
     )
-
-
-_FONT = {"font.size": 15, "axes.titlesize": 16, "axes.labelsize": 15}
-_ROW = {"fill": False, "edgecolor": "k", "linewidth": 2.5, "animated": True}
-
-
-class ExplorerFigure:
-    """The explorer's figure: bars of ``PE[pos]``, the heatmap and one pair's circle.
-
-    A fixed layout (no layout engine), and blitting: the static part (axes, ticks,
-    heatmap) is drawn once per width ``d_model``, and each update redraws only the
-    artists that move, then encodes the canvas as PNG.
-
-    Parameters
-    ----------
-    n_positions : int, default 71
-        Rows of the heatmap (positions ``0 .. n_positions - 1``).
-
-    Examples
-    --------
-    >>> fig = ExplorerFigure(n_positions=10)
-    >>> fig.update(pos=3, d_model=4, offset=2, pair=1).png()[:4]
-    b'\\x89PNG'
-    """
-
-    def __init__(self, n_positions=71):
-        self.n_positions = check_integer(n_positions, "n_positions", min_value=1)
-        with _rc():
-            self.figure = Figure(figsize=(7.4, 5.1), dpi=100)
-            FigureCanvasAgg(self.figure)
-            add = self.figure.add_axes  # a fixed layout: (left, bottom, width, height)
-            self.bars_ax = add((0.09, 0.64, 0.89, 0.29))
-            self.heat_ax = add((0.09, 0.11, 0.36, 0.33))
-            self._colorbar_ax = add((0.465, 0.11, 0.015, 0.33))
-            self.circle_ax = add((0.6, 0.11, 0.38, 0.33))
-            self._setup_static()
-        self._d_model, self._background = None, None
-
-    def update(self, pos, d_model, offset, pair=0):
-        """Redraw for new values; returns ``self`` (so ``.update(...).png()``)."""
-        if d_model != self._d_model:
-            with _rc():  # artists keep the fonts they are made with
-                self._setup_width(d_model)
-        self._show_position(pos, offset, pair)
-        self._show_pair(pos, offset, pair)
-        return self
-
-    def png(self):
-        """The figure as PNG bytes; equal values give identical bytes."""
-        canvas = self.figure.canvas
-        if self._background is None:
-            with _rc():
-                canvas.draw()  # everything but the animated artists
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-        canvas.restore_region(self._background)
-        for artist in self._moving():
-            self.figure.draw_artist(artist)
-        rgba = PIL.Image.frombuffer(
-            "RGBA", canvas.get_width_height(), canvas.buffer_rgba()
-        )
-        buffer = io.BytesIO()
-        rgba.convert("RGB").save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
-
-    def _moving(self):
-        """The artists redrawn at every step."""
-        titles = [self._bars_title, self._circle_title]
-        marks = [self._row, self._shifted_row, self._arc, self._start, self._end]
-        return [*self._bars, *marks, *titles]
-
-    def _setup_width(self, d_model):
-        """Artists that depend on ``d_model``: the bars and the heatmap's table."""
-        self._d_model, self._background = d_model, None
-        self.bars_ax.clear()
-        plot_encoding_bars(np.zeros(d_model), ax=self.bars_ax)
-        self._bars = list(self.bars_ax.patches)
-        self._bars_title = _title(self.bars_ax, 0, "left")
-        for bar in self._bars:
-            bar.set(animated=True, linewidth=2.5)
-        table = sinusoidal_positions(range(self.n_positions), d_model)  # (n, d_model)
-        self._heatmap.set_data(table)
-        self._heatmap.set_extent((-0.5, d_model - 0.5, self.n_positions - 0.5, -0.5))
-
-    def _setup_static(self):
-        """Axes, labels and artists that exist whatever the values."""
-        ax = self.heat_ax
-        table = np.zeros((self.n_positions, 2))  # (n_positions, d_model), for now
-        self._heatmap = ax.imshow(
-            table, aspect="auto", cmap=PE_CMAP, vmin=-1, vmax=1, interpolation="nearest"
-        )
-        ax.set(xlabel="column", ylabel="position")
-        ax.set_title("PE: rows pos and pos + k", fontsize=15)
-        self.figure.colorbar(self._heatmap, cax=self._colorbar_ax, ticks=[-1, 0, 1])
-        rows = blended_transform_factory(ax.transAxes, ax.transData)
-        self._row = ax.add_patch(Rectangle((0, 0), 1, 1, transform=rows, **_ROW))
-        self._shifted_row = ax.add_patch(
-            Rectangle((0, 0), 1, 1, transform=rows, linestyle="--", **_ROW)
-        )
-        self._setup_circle()
-
-    def _show_position(self, pos, offset, pair):
-        """Bar heights, the highlighted pair and the marked heatmap rows."""
-        encoding = pos_encoding(pos, self._d_model)  # (d_model,)
-        for column, (bar, value) in enumerate(zip(self._bars, encoding, strict=True)):
-            bar.set_height(value)
-            bar.set_edgecolor("k" if column // 2 == pair else "none")
-        self._bars_title.set_text(f"PE[{pos}], d = {self._d_model}")
-        self._row.set_y(pos - 0.5)
-        self._shifted_row.set_y(pos + offset - 0.5)
-        self._shifted_row.set_visible(pos + offset < self.n_positions)
-
-    def _setup_circle(self):
-        ax = self.circle_ax
-        _unit_circle(ax)
-        ax.axhline(0, color="0.85", linewidth=0.8)
-        ax.axvline(0, color="0.85", linewidth=0.8)
-        (self._arc,) = ax.plot([], [], color="0.2", linewidth=2.5, animated=True)
-        (self._start,) = ax.plot([], [], "o", color="tab:blue", ms=13, animated=True)
-        (self._end,) = ax.plot(
-            [], [], "o", color="k", ms=13, mfc="none", mew=2.5, animated=True
-        )
-        ax.set(xlabel="sin", ylabel="cos")
-        self._circle_title = _title(ax, 0.5, "center")
-        ax.legend(
-            [self._start, self._end],
-            ["pos", "pos + k"],
-            loc="center",
-            frameon=False,
-            fontsize=13,
-            handletextpad=0.2,
-        )
-
-    def _show_pair(self, pos, offset, pair):
-        """One pair's point at ``pos`` (filled) and ``pos + offset`` (ring)."""
-        omega = frequencies(self._d_model)[pair]
-        turn = (offset * omega) % (2 * np.pi)  # the rotation, modulo a full turn
-        arc = pos * omega + np.linspace(0, turn, 60)  # (60,)
-        self._arc.set_data(np.sin(arc), np.cos(arc))
-        self._start.set_data([np.sin(pos * omega)], [np.cos(pos * omega)])
-        end = (pos + offset) * omega
-        self._end.set_data([np.sin(end)], [np.cos(end)])
-        self._circle_title.set_text(f"pair {pair}: k·ω = {offset * omega:.3g} rad")
-
-
-def _title(ax, x, align):
-    """A title redrawn at every step (an animated text above the axes)."""
-    return ax.text(
-        x,
-        1.03,
-        "",
-        transform=ax.transAxes,
-        ha=align,
-        va="bottom",
-        fontsize=16,
-        animated=True,
-    )
-
-
-def _rc():
-    """Matplotlib's defaults with large fonts, whatever the notebook has set."""
-    defaults = dict(matplotlib.rcParamsDefault)
-    del defaults["backend"]  # never switch backends (the figure draws with Agg)
-    return matplotlib.rc_context({**defaults, **_FONT})
 
 
 def _slider(description, value, low, high, step=1):
