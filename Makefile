@@ -51,10 +51,13 @@ format: $(STAMP)
 browser-deps: $(STAMP)
 	@bash scripts/install_browser.sh $(BIN)/python
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml scripts/jupyterlab-overrides.json
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# JupyterLab without the news/update pop-up that would cover the notebook
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp scripts/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 clean:
