@@ -29,10 +29,12 @@ test: $(STAMP) browser-deps
 notebooks: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py
 
-# Serve the lecture explorer as a standalone app (code hidden) with Voila.
+# Serve the lecture explorer as a standalone app (code hidden) with Voila; the
+# template in share/jupyter/voila/templates/posenc fetches nothing from the internet.
 explorer: $(STAMP)
-	$(BIN)/voila --no-browser --Voila.ip=$(HOST) --port=$(VOILA_PORT) \
-		--ServerApp.port_retries=0 notebooks/explorer.ipynb
+	JUPYTER_PATH=$(CURDIR)/share/jupyter $(BIN)/voila --no-browser --Voila.ip=$(HOST) \
+		--port=$(VOILA_PORT) --ServerApp.port_retries=0 --template=posenc \
+		notebooks/explorer.ipynb
 
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)

@@ -114,6 +114,7 @@ def _server_env(root):
     for name in ("CONFIG", "DATA", "RUNTIME"):
         env[f"JUPYTER_{name}_DIR"] = str(root / f"jupyter_{name.lower()}")
     env["JUPYTER_PLATFORM_DIRS"] = "1"
+    env["JUPYTER_PATH"] = str(REPO / "share" / "jupyter")  # the posenc Voila template
     env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     return env
 
@@ -229,6 +230,7 @@ def voila_server(tmp_path_factory):
         f"--port={port}",
         "--ServerApp.port_retries=0",
         f"--token={token}",
+        "--template=posenc",  # as `make explorer`: nothing fetched from a CDN
         str(notebook),
     ]
     # Voila has no status page; any GET of "/" would start a kernel.

@@ -65,3 +65,4 @@ def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
     local_failures = sorted({u for u in failed if u not in blocked})
     latency_report(f"Voila: {len(remote)} remote request(s) blocked: {remote}")
     assert local_failures == [], "requests to the Voila server itself failed"
+    assert remote == [], "the explorer must need nothing from the internet"
