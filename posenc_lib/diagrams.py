@@ -22,10 +22,13 @@ from .positional import frequencies, sinusoidal_positions
 from .properties import encoding_table, offset_similarity, similarity_matrix
 
 __all__ = [
+    "PAIR_CIRCLE_SIZE",
     "clock_faces",
     "compare_tables",
+    "draw_pair_stage",
     "pair_circle",
     "score_heatmaps",
+    "show_pair_shift",
     "similarity_figure",
     "unit_circle",
 ]
@@ -66,7 +69,8 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
 
     Dots mark positions ``0 .. n_positions - 1``; an arrow joins each position in
     ``starts`` to ``start + offset``. Every arrow turns by the same angle
-    ``offset * w_pair``: the rotation of chapter 03.
+    ``offset * w_pair``: the rotation of chapter 03. The slider version is
+    :class:`posenc_lib.widgets.PairCircleExplorer`, drawn by the same helpers.
 
     Parameters
     ----------
@@ -98,11 +102,49 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
     pair = _check_pair(pair, d_model)
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     starts = check_positions(starts, name="starts")  # (n_starts,)
-    columns = slice(2 * pair, 2 * pair + 2)
-    dots = sinusoidal_positions(range(n_positions), d_model)[:, columns]  # (n, 2)
-    fig, ax = plt.subplots(figsize=(3.6, 3.6))
+    fig, ax = plt.subplots(figsize=PAIR_CIRCLE_SIZE)
+    arrows = draw_pair_stage(ax, d_model, pair, n_positions, len(starts))
+    show_pair_shift(ax, arrows, offset, d_model=d_model, pair=pair, starts=starts)
+    return fig
+
+
+#: Size in inches of the :func:`pair_circle` figure.
+PAIR_CIRCLE_SIZE = (3.6, 3.6)
+
+
+def draw_pair_stage(ax, d_model, pair, n_positions, n_arrows, *, animated=False):
+    """The parts of :func:`pair_circle` that ``offset`` does not move, and its arrows.
+
+    Draws the circle, the numbered dots and the axis labels; adds ``n_arrows`` red
+    arrows and an empty title for :func:`show_pair_shift` to place.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    d_model, pair, n_positions : int
+        As in :func:`pair_circle`, already checked.
+    n_arrows : int
+    animated : bool, default False
+        Make arrows and title animated, i.e. left out of ``canvas.draw()``
+        (for blitting).
+
+    Returns
+    -------
+    list of matplotlib.text.Annotation
+        The arrows, all at ``(0, 0)`` for now.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> len(draw_pair_stage(ax, 16, 1, n_positions=4, n_arrows=2))
+    2
+    >>> ax.lines[1].get_xydata().shape  # the dots
+    (4, 2)
+    """
+    dots = sinusoidal_positions(range(n_positions), d_model)[:, 2 * pair : 2 * pair + 2]
     unit_circle(ax)
-    ax.plot(dots[:, 0], dots[:, 1], "o", color="tab:blue", markersize=5)
+    ax.plot(dots[:, 0], dots[:, 1], "o", color="tab:blue", markersize=5)  # (n, 2)
     for pos, (x, y) in enumerate(dots):
         ax.annotate(
             str(pos),
@@ -113,23 +155,54 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
             va="center",
             color="tab:blue",
         )
-    ends = sinusoidal_positions(starts + offset, d_model)[:, columns]  # (n_starts, 2)
-    for start, end in zip(dots[starts % n_positions], ends, strict=True):
-        ax.annotate(
-            "",
-            xy=tuple(end),
-            xytext=tuple(start),
-            arrowprops={"arrowstyle": "->", "color": "tab:red", "lw": 1.5},
-        )
-    turn = offset * frequencies(d_model)[pair]
-    ax.set_title(
-        f"pair {pair} of d_model = {d_model}: +{offset} positions\n"
-        f"turns by {offset} × {frequencies(d_model)[pair]:.3f} = "
-        f"{turn:.3f} rad",
-        fontsize=9,
-    )
     ax.set(xlabel=f"PE[pos, {2 * pair}] = sin", ylabel=f"PE[pos, {2 * pair + 1}] = cos")
-    return fig
+    ax.set_title("", fontsize=9).set_animated(animated)
+    style = {"arrowstyle": "->", "color": "tab:red", "lw": 1.5}
+    return [
+        ax.annotate("", xy=(0, 0), xytext=(0, 0), arrowprops=style, animated=animated)
+        for _ in range(n_arrows)
+    ]
+
+
+def show_pair_shift(ax, arrows, offset, *, d_model, pair, starts):
+    """Point ``arrows`` from ``PE[start]`` to ``PE[start + offset]``; set the title.
+
+    Only these artists change with ``offset``; a slider redraws just them.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    arrows : list of matplotlib.text.Annotation
+        From :func:`draw_pair_stage`, one per start.
+    offset, d_model, pair : int
+    starts : numpy.ndarray of int, shape (n_starts,)
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_starts, 2, 2)
+        ``[i, 0]`` the start and ``[i, 1]`` the end of arrow ``i``: the pair's two
+        columns of ``PE[starts[i]]`` and ``PE[starts[i] + offset]``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> arrows = draw_pair_stage(ax, 4, 0, n_positions=4, n_arrows=1)
+    >>> show_pair_shift(ax, arrows, 0, d_model=4, pair=0, starts=np.array([0]))
+    array([[[0., 1.],
+            [0., 1.]]])
+    """
+    columns = slice(2 * pair, 2 * pair + 2)
+    begin = sinusoidal_positions(starts, d_model)[:, columns]  # (n_starts, 2)
+    end = sinusoidal_positions(starts + offset, d_model)[:, columns]  # (n_starts, 2)
+    for arrow, xy_start, xy_end in zip(arrows, begin, end, strict=True):
+        arrow.xyann, arrow.xy = tuple(xy_start), tuple(xy_end)
+    frequency = frequencies(d_model)[pair]
+    ax.title.set_text(
+        f"pair {pair} of d_model = {d_model}: +{offset} positions\n"
+        f"turns by {offset} × {frequency:.3f} = {offset * frequency:.3f} rad"
+    )
+    return np.stack([begin, end], axis=1)  # (n_starts, 2, 2)
 
 
 def clock_faces(positions, d_model, pairs):

@@ -5,11 +5,8 @@ that a slider step redraws only the artists that move; :mod:`posenc_lib.explorer
 wires it to the sliders.
 """
 
-import io
-
 import matplotlib
 import numpy as np
-import PIL.Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -17,7 +14,7 @@ from matplotlib.transforms import blended_transform_factory
 
 from ._validation import check_integer
 from .diagrams import unit_circle
-from .plotting import PE_CMAP, plot_encoding_bars
+from .plotting import PE_CMAP, blit_png, plot_encoding_bars
 from .positional import frequencies, pos_encoding, sinusoidal_positions
 
 __all__ = ["ExplorerFigure"]
@@ -74,15 +71,7 @@ class ExplorerFigure:
             with _rc():
                 canvas.draw()  # everything but the animated artists
             self._background = canvas.copy_from_bbox(self.figure.bbox)
-        canvas.restore_region(self._background)
-        for artist in self._moving():
-            self.figure.draw_artist(artist)
-        rgba = PIL.Image.frombuffer(
-            "RGBA", canvas.get_width_height(), canvas.buffer_rgba()
-        )
-        buffer = io.BytesIO()
-        rgba.convert("RGB").save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
+        return blit_png(self.figure, self._background, self._moving())
 
     def _moving(self):
         """The artists redrawn at every step."""

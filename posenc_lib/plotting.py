@@ -10,12 +10,19 @@ the Axes, so tests can check the numbers behind a picture instead of its pixels:
 ``ax.images[0].get_array()``, ``[bar.get_height() for bar in ax.patches]``,
 ``ax.lines[0].get_ydata()``.
 
+The slider widgets (:mod:`posenc_lib.widgets`, :mod:`posenc_lib.explorer_figure`)
+redraw one Agg figure by blitting and send PNG bytes to the browser;
+:func:`blit_png` is that last step, shared by all of them.
+
 This module imports matplotlib; ``import posenc_lib`` never imports it.
 """
+
+import io
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+import PIL.Image
 
 from ._validation import check_d_model, check_integer
 from .positional import frequencies, sinusoidal_positions, wavelengths
@@ -23,6 +30,7 @@ from .positional import frequencies, sinusoidal_positions, wavelengths
 __all__ = [
     "INLINE_FIGURE_KWARGS",
     "PE_CMAP",
+    "blit_png",
     "plot_encoding_bars",
     "plot_encoding_heatmap",
     "plot_wavelengths",
@@ -287,3 +295,46 @@ def plot_word_vectors(points, words, *, ax=None, title=None, groups=None):
     ax.set(xlabel="direction 1", ylabel="direction 2", title=title)
     ax.margins(0.2)
     return ax
+
+
+def blit_png(figure, background, artists):
+    """Restore ``background``, draw only ``artists`` on it, return the PNG bytes.
+
+    Blitting, as in matplotlib's "Faster rendering by using blitting" guide: the
+    static parts were drawn once (``figure.canvas.draw()`` with the moving
+    artists ``animated=True``) and kept with ``copy_from_bbox``.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        A figure on a ``FigureCanvasAgg``.
+    background : object
+        ``figure.canvas.copy_from_bbox(figure.bbox)``, taken after a full draw.
+    artists : iterable of matplotlib.artist.Artist
+        The moving artists, drawn in this order.
+
+    Returns
+    -------
+    bytes
+        An RGB PNG (fast compression, no metadata); equal pictures give equal bytes.
+
+    Examples
+    --------
+    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
+    >>> from matplotlib.figure import Figure
+    >>> figure = Figure(figsize=(1, 1), dpi=50)
+    >>> canvas = FigureCanvasAgg(figure)
+    >>> (line,) = figure.add_subplot().plot([0, 1], animated=True)
+    >>> canvas.draw()  # everything except the animated line
+    >>> background = canvas.copy_from_bbox(figure.bbox)
+    >>> blit_png(figure, background, [line])[:4]
+    b'\\x89PNG'
+    """
+    canvas = figure.canvas
+    canvas.restore_region(background)
+    for artist in artists:
+        figure.draw_artist(artist)
+    rgba = PIL.Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba())
+    buffer = io.BytesIO()
+    rgba.convert("RGB").save(buffer, format="png", compress_level=1)
+    return buffer.getvalue()

@@ -1,6 +1,6 @@
-"""The position explorer of chapter 02: sliders for ``pos`` and ``d``, redrawn fast.
+"""The sliders of chapters 02 and 03, redrawn fast.
 
-:func:`position_explorer` returns a :class:`PositionExplorer`, an
+:func:`position_explorer` returns a :class:`PositionExplorer` (chapter 02), an
 ``ipywidgets.VBox`` that shows ``PE[pos]`` for a model of width ``d``:
 
 - its numbers, pair by pair, as :func:`describe_position` writes them
@@ -8,45 +8,53 @@
 - a picture: the vector as bars, and the heatmap of ``PE`` with the row of
   ``pos`` marked by a black line.
 
+:class:`PairCircleExplorer` (chapter 03) is the picture of
+:func:`posenc_lib.diagrams.pair_circle` with a slider for the offset ``k``.
+
 Moving a slider updates the artists of one matplotlib figure and sends the
 rendered PNG to an ``ipywidgets.Image``. The redraw uses blitting, as in
 matplotlib's "Faster rendering by using blitting" guide: the static parts (axes,
-heatmap, colour bar) are drawn once per width ``d`` and kept as a pixel
-background; a ``pos`` step restores that background and draws only the bars,
-their title and the marker line. This needs no ipympl and works the same in
-JupyterLab and Voila.
+heatmap, colour bar; circle and dots) are drawn once and kept as a pixel
+background; a step restores that background and draws only the moving artists
+(bars, their title and the marker line; the arrows and the title). This needs
+no ipympl and works the same in JupyterLab and Voila.
 
 Structure, for browser tests and styling (stable; change it only with its tests):
 
 ======================  =================================================
 CSS class               element
 ======================  =================================================
-``posenc-explorer``     the whole widget (a ``VBox``)
+``posenc-explorer``     the whole position explorer (a ``VBox``)
 ``posenc-pos``          ``IntSlider`` with ``description='pos'``
 ``posenc-d``            ``IntSlider`` with ``description='d'``, step 2
 ``posenc-text``         ``HTML`` whose text is exactly
                         ``describe_position(pos, d)``
-``posenc-image``        ``Image`` (an ``<img>``, PNG): bars + heatmap
+``posenc-image``        ``Image`` (an ``<img>``, PNG) of either widget
+``posenc-pair-circle``  the whole pair circle explorer (a ``VBox``)
+``posenc-offset``       its ``IntSlider``, ``description='offset k'``
 ======================  =================================================
 
 The text is set before the image, so once the image has changed the text is
 already current.
 """
 
-import io
-
 import ipywidgets as widgets
 import numpy as np
-import PIL.Image
 from matplotlib import patheffects
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ._validation import check_d_model, check_integer
-from .plotting import PE_CMAP, plot_encoding_bars
+from ._validation import check_d_model, check_index, check_integer, check_positions
+from .diagrams import PAIR_CIRCLE_SIZE, draw_pair_stage, show_pair_shift
+from .plotting import PE_CMAP, blit_png, plot_encoding_bars
 from .positional import frequencies, pos_encoding, sinusoidal_positions
 
-__all__ = ["PositionExplorer", "describe_position", "position_explorer"]
+__all__ = [
+    "PairCircleExplorer",
+    "PositionExplorer",
+    "describe_position",
+    "position_explorer",
+]
 
 
 def _four(x):
@@ -116,6 +124,8 @@ class PositionExplorer(widgets.VBox):
         ]:  # fmt: skip
             widget.add_class(f"posenc-{name}")
         self._build_figure(max_pos)
+        width = self.figure.canvas.get_width_height()[0]
+        self.image.layout = widgets.Layout(width=f"{width}px")  # not stretched
         controls = widgets.HBox([self.pos_slider, self.d_slider])
         super().__init__([controls, self.text, self.image])
         self.add_class("posenc-explorer")
@@ -174,15 +184,7 @@ class PositionExplorer(widgets.VBox):
 
     def _render_png(self):
         """The static background plus the moving artists, as PNG bytes (blitting)."""
-        canvas = self.figure.canvas
-        canvas.restore_region(self._background)
-        for artist in self._moving_artists():
-            self.figure.draw_artist(artist)
-        buffer = io.BytesIO()
-        PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())).save(
-            buffer, format="png", compress_level=1
-        )
-        return buffer.getvalue()
+        return blit_png(self.figure, self._background, self._moving_artists())
 
     def redraw(self, change=None):
         """Show the sliders' current ``pos`` and ``d``: text first, then image."""
@@ -232,3 +234,86 @@ def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
     array([0., 1., 0., 1.])
     """
     return PositionExplorer(pos, d_model, max_pos=max_pos, max_d_model=max_d_model)
+
+
+class PairCircleExplorer(widgets.VBox):
+    """:func:`~posenc_lib.diagrams.pair_circle` with a slider for the offset ``k``.
+
+    A step moves only the arrows and the title (blitting); circle, dots and
+    labels stay as drawn once. Attributes: ``offset_slider``, ``image``,
+    ``figure``, ``ax``, ``arrows``; :meth:`redraw` is what a step runs.
+
+    Parameters
+    ----------
+    offset : int, default 3
+        Starting offset ``k``, in ``0 .. max_offset``.
+    d_model, pair, n_positions, starts
+        As in :func:`~posenc_lib.diagrams.pair_circle`.
+    max_offset : int, default 15
+
+    Examples
+    --------
+    >>> circle = PairCircleExplorer(offset=3, d_model=16, pair=1)
+    >>> circle.offset_slider.value = 4  # what moving the slider does
+    >>> circle.arrow_points().shape  # (start, end) of the arrows from 0 and 5
+    (2, 2, 2)
+    >>> bool(np.allclose(circle.arrow_points()[1, 1], pos_encoding(5 + 4, 16)[2:4]))
+    True
+    """
+
+    def __init__(
+        self, offset=3, *, d_model=16, pair=1, n_positions=16, starts=(0, 5),
+        max_offset=15,
+    ):  # fmt: skip
+        max_offset = check_integer(max_offset, "max_offset", min_value=0)
+        offset = check_index(offset, "offset", max_offset + 1, what="max_offset + 1")
+        self.d_model = check_d_model(d_model)
+        self.pair = check_index(pair, "pair", self.d_model // 2, what="d_model // 2")
+        n_positions = check_integer(n_positions, "n_positions", min_value=1)
+        self.starts = check_positions(starts, name="starts")  # (n_starts,)
+        self.offset_slider = widgets.IntSlider(
+            value=offset, min=0, max=max_offset, description="offset k"
+        )
+        self.image = widgets.Image(format="png")
+        self.offset_slider.add_class("posenc-offset")
+        self.image.add_class("posenc-image")
+        self._build_figure(n_positions)
+        width = self.figure.canvas.get_width_height()[0]
+        self.image.layout = widgets.Layout(width=f"{width}px")  # not stretched
+        super().__init__([self.offset_slider, self.image])
+        self.add_class("posenc-pair-circle")
+        self.offset_slider.observe(self.redraw, names="value")
+        self.redraw()
+
+    def __repr__(self):
+        return f"PairCircleExplorer(offset={self.offset}, d_model={self.d_model})"
+
+    @property
+    def offset(self):
+        return self.offset_slider.value
+
+    def _build_figure(self, n_positions):
+        """Draw the static parts once and keep them as the background."""
+        self.figure = Figure(figsize=PAIR_CIRCLE_SIZE)
+        FigureCanvasAgg(self.figure)
+        self.ax = self.figure.add_subplot()
+        self.arrows = draw_pair_stage(
+            self.ax, self.d_model, self.pair, n_positions, len(self.starts),
+            animated=True,
+        )  # fmt: skip
+        self.figure.canvas.draw()  # everything except the arrows and the title
+        self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
+
+    def redraw(self, change=None):
+        """Point the arrows for the slider's ``offset`` and show the new PNG."""
+        show_pair_shift(
+            self.ax, self.arrows, self.offset,
+            d_model=self.d_model, pair=self.pair, starts=self.starts,
+        )  # fmt: skip
+        self.image.value = blit_png(
+            self.figure, self._background, [*self.arrows, self.ax.title]
+        )
+
+    def arrow_points(self):
+        """Arrows now drawn, ``(n_starts, 2, 2)``: ``[i, 0]`` start, ``[i, 1]`` end."""
+        return np.array([[arrow.xyann, arrow.xy] for arrow in self.arrows])

@@ -1,4 +1,4 @@
-"""The position explorer: its text, its picture's numbers and its structure."""
+"""The slider widgets: their text, their pictures' numbers and their structure."""
 
 import io
 import re
@@ -9,10 +9,18 @@ import pytest
 
 matplotlib.use("Agg")
 
+import matplotlib.pyplot as plt  # noqa: E402
 import PIL.Image  # noqa: E402
 
-from posenc_lib import pos_encoding, sinusoidal_positions  # noqa: E402
+from posenc_lib import (  # noqa: E402
+    frequencies,
+    pos_encoding,
+    rotation_matrix,
+    sinusoidal_positions,
+)
+from posenc_lib.diagrams import pair_circle  # noqa: E402
 from posenc_lib.widgets import (  # noqa: E402
+    PairCircleExplorer,
     PositionExplorer,
     describe_position,
     position_explorer,
@@ -127,3 +135,83 @@ def test_stepping_draws_the_same_picture_as_opening_there(explorer):
 def test_invalid_start_values_raise():
     with pytest.raises(ValueError, match=re.escape("d_model == 5")):
         position_explorer(d_model=5)
+
+
+# The pair circle explorer of chapter 03.
+
+
+@pytest.fixture
+def circle():
+    return PairCircleExplorer(offset=3, d_model=16, pair=1)
+
+
+def test_pair_circle_structure_and_css_hooks(circle):
+    slider = circle.offset_slider
+    assert (slider.description, slider.min, slider.max, slider.value) == (
+        "offset k",
+        0,
+        15,
+        3,
+    )
+    assert "posenc-pair-circle" in circle._dom_classes
+    assert "posenc-offset" in slider._dom_classes
+    assert "posenc-image" in circle.image._dom_classes
+    assert circle.children == (slider, circle.image)
+    assert repr(circle) == "PairCircleExplorer(offset=3, d_model=16)"
+    width, height = _png(circle).size  # shown at its own size, not stretched
+    assert circle.image.layout.width == f"{width}px" and width == height
+
+
+@pytest.mark.parametrize("offset", [0, 1, 7, 15])
+def test_pair_circle_arrows_join_pe_of_p_and_p_plus_k(circle, offset):
+    circle.offset_slider.value = offset
+    starts, ends = circle.arrow_points().transpose(1, 0, 2)  # (2, n_starts, 2)
+    table = sinusoidal_positions(range(40), 16)  # (40, 16)
+    np.testing.assert_array_equal(starts, table[[0, 5], 2:4])
+    np.testing.assert_allclose(ends, table[[offset, 5 + offset], 2:4], atol=1e-15)
+    np.testing.assert_allclose(
+        ends, starts @ rotation_matrix(offset, 16)[2:4, 2:4].T, atol=1e-12
+    )
+    turn = f"{offset * frequencies(16)[1]:.3f} rad"
+    assert circle.ax.get_title().endswith(turn)
+
+
+def test_pair_circle_shows_the_figure_of_pair_circle(circle):
+    figure = pair_circle(7, d_model=16, pair=1)
+    static = figure.axes[0]
+    circle.offset_slider.value = 7
+    np.testing.assert_array_equal(
+        circle.ax.lines[1].get_xydata(), static.lines[1].get_xydata()
+    )
+    arrows = [(t.xyann, t.xy) for t in static.texts if t.arrow_patch]
+    np.testing.assert_array_equal(circle.arrow_points(), arrows)
+    assert circle.ax.get_title() == static.get_title()
+    assert [t.get_text() for t in circle.ax.texts] == [
+        t.get_text() for t in static.texts
+    ]
+    plt.close(figure)
+
+
+def test_pair_circle_png_is_the_same_for_equal_offsets(circle):
+    first = bytes(circle.image.value)
+    assert first.startswith(b"\x89PNG") and b"Software" not in first
+    for offset in (0, 15, 8, 3):  # stepping may leave no stale arrows behind
+        circle.offset_slider.value = offset
+    assert bytes(circle.image.value) == first
+    assert bytes(PairCircleExplorer(offset=3).image.value) == first
+    circle.offset_slider.value = 4
+    assert bytes(circle.image.value) != first
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"offset": 16}, "offset == 16, must be in [0, 16)"),
+        ({"pair": 8}, "pair == 8, must be in [0, 8), i.e. 0 <= pair < d_model // 2."),
+        ({"d_model": 5}, "d_model == 5, must be an even integer >= 2."),
+    ],
+    ids=["offset-past-max", "pair-past-width", "odd-d"],
+)
+def test_pair_circle_invalid_values_raise(kwargs, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        PairCircleExplorer(**kwargs)

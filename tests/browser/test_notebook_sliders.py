@@ -18,7 +18,11 @@ from pages import (
 )
 
 from posenc_lib.plotting import setup_notebook
-from posenc_lib.widgets import PositionExplorer, describe_position
+from posenc_lib.widgets import (
+    PairCircleExplorer,
+    PositionExplorer,
+    describe_position,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -80,23 +84,23 @@ def _args(values):
 def test_offset_slider_of_chapter_03(lab_server, page, tmp_path, latency_report):
     name = "03_why_sines.ipynb"
     _open_and_run(page, lab_server, name)
-    widget = (
-        page.locator(".widget-interact")
-        .filter(has=page.locator(".widget-label", has_text="offset k"))
-        .first
-    )
-    slider = widget.locator(".widget-slider")
+    widget = page.locator(".posenc-pair-circle").first
+    slider = widget.locator(".posenc-offset")
     value, top = readout(page, slider), slider_max(slider)
-    image = ".widget-interact .jp-RenderedImage img"
-    widget.locator(".jp-RenderedImage img").wait_for()
+    image = ".posenc-pair-circle img.posenc-image"
+    page.locator(image).wait_for()
     latencies, sign = [], 1
     for _ in range(20):
         sign = -1 if value + sign > top else 1 if value + sign < 0 else sign
         value += sign
         key = "ArrowRight" if sign > 0 else "ArrowLeft"
-        watch = (".widget-interact .widget-readout", [str(value)], image)
+        watch = (".posenc-pair-circle .widget-readout", [str(value)], image)
         latencies.append(step(page, press(slider, key), watch)[1])
         assert readout(page, slider) == value
     latency_report(summary(f"JupyterLab {name}, offset k key steps", latencies))
+    with matplotlib.rc_context():  # the notebook's plot defaults, for this render
+        setup_notebook()
+        reference = PairCircleExplorer(value, max_offset=top).image.value
+    assert image_bytes(page, image) == bytes(reference)
     assert error_outputs(page, allowed=_allowed_errors(name)) == []
     page.screenshot(path=str(tmp_path / "03.png"), full_page=True)
