@@ -13,7 +13,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
 from ._validation import check_integer
-from .diagrams import unit_circle
+from .circles import unit_circle
 from .plotting import PE_CMAP, blit_png, plot_encoding_bars
 from .positional import frequencies, pos_encoding, sinusoidal_positions
 

@@ -45,7 +45,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ._validation import check_d_model, check_index, check_integer, check_positions
-from .diagrams import PAIR_CIRCLE_SIZE, draw_pair_stage, show_pair_shift
+from .circles import PAIR_CIRCLE_SIZE, draw_pair_stage, show_pair_shift
 from .plotting import PE_CMAP, blit_png, plot_encoding_bars
 from .positional import frequencies, pos_encoding, sinusoidal_positions
 
