@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .commands import _coerce_output, _format_numbers
+from ._format import format_numbers
+from .commands import _coerce_output
 from .mistakes import DESCRIPTION, MISTAKES, RIGHT_LINE, WRONG_LINE
 
 __all__ = [
@@ -166,7 +167,7 @@ def make_result(passed, mistake, lines):
 def show(array):
     if np.ndim(array) == 2:
         return f"[{' '.join(show(row) for row in array)}]"
-    return f"[{_format_numbers(array)}]"
+    return f"[{format_numbers(array)}]"
 
 
 def _first_difference(case, answer, what):

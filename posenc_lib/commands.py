@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from . import embedding, positional
+from ._format import format_number, format_numbers
 from ._validation import (
     _describe,
     check_d_model,
@@ -76,17 +77,6 @@ class CommandError(ValueError):
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.output = []
-
-
-def _format_number(x):
-    """``x`` with exactly 4 decimals, ``-0.0000`` printed as ``0.0000``."""
-    text = f"{x:.4f}"
-    return "0.0000" if text == "-0.0000" else text
-
-
-def _format_numbers(values):
-    """Numbers with 4 decimals separated by one space, as every query prints them."""
-    return " ".join(_format_number(x) for x in np.ravel(values))
 
 
 def _coerce_output(value, shape):
@@ -257,12 +247,12 @@ class _Interpreter:
     def _lookup(self, args):
         (token_id,) = self._int_args(args, ("token_id",), None)
         self._need_table()
-        return _format_numbers(self._row_of(token_id, "token_id"))
+        return format_numbers(self._row_of(token_id, "token_id"))
 
     def _posenc(self, args):
         (pos,) = self._int_args(args, ("pos",), 0)
         self._need_table()
-        return _format_numbers(self._encoding(pos))
+        return format_numbers(self._encoding(pos))
 
     def _add(self, args):
         (k,) = self._int_args(args, ("k",), 0)
@@ -273,12 +263,12 @@ class _Interpreter:
         what = f"the number of tokens ({n}, TOKENS on line {self.tokens_line})"
         self.check(check_index, k, "k", n, what=what)
         row = self._row_of(self.tokens[k], f"tokens[{k}]")  # (d,)
-        return _format_numbers(row + self._encoding(k))  # (d,)
+        return format_numbers(row + self._encoding(k))  # (d,)
 
     def _sim(self, args):
         i, j = self._int_args(args, ("i", "j"), 0)
         self._need_table()
-        return _format_number(float(self._encoding(i) @ self._encoding(j)))
+        return format_number(float(self._encoding(i) @ self._encoding(j)))
 
     # -- checks and calls ----------------------------------------------------
 

@@ -31,6 +31,7 @@ import html
 
 import ipywidgets as widgets
 
+from ._format import format_number
 from ._validation import check_d_model, check_index, check_integer
 from .explorer_figure import ExplorerFigure
 from .positional import frequencies, pos_encoding
@@ -95,7 +96,7 @@ def pair_table(pos, d_model, *, pair=None):
             continue
         sin, cos = encoding[2 * i], encoding[2 * i + 1]
         style = ' style="font-weight: bold"' if i == pair else ""
-        cells = (str(i), f"{omega[i]:.4g}", f"{sin:.4f}", f"{cos:.4f}")
+        cells = (str(i), f"{omega[i]:.4g}", format_number(sin), format_number(cos))
         rows.append(f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     return "<table>" + "\n".join(rows) + "</table>"
 
@@ -125,7 +126,7 @@ def dot_line(pos, d_model, offset):
     pos = check_integer(pos, "pos", min_value=0)
     offset = check_integer(offset, "k", min_value=0)
     value = pos_encoding(pos, d_model) @ pos_encoding(pos + offset, d_model)
-    return f"PE[{pos}] · PE[{pos + offset}] = {value:.4f}"
+    return f"PE[{pos}] · PE[{pos + offset}] = {format_number(value)}"
 
 
 def _numbers_html(pos, d_model, offset, pair):
@@ -135,7 +136,7 @@ def _numbers_html(pos, d_model, offset, pair):
     return (
         f"<h3>PE[{pos}], d = {d_model}</h3>{pair_table(pos, d_model, pair=pair)}"
         f'<div class="posenc-lecture-dot">{html.escape(dot_line(pos, d_model, offset))}'
-        f"<br>= {sum_of_cos} = {closed_form:.4f}<br>"
+        f"<br>= {sum_of_cos} = {format_number(closed_form)}<br>"
         f"<small>the same for every pos; d/2 = {d_model // 2} at k = 0</small></div>"
     )
 

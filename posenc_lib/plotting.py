@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import PIL.Image
 
-from ._validation import check_d_model, check_integer
+from ._validation import check_d_model, check_index, check_integer
 from .positional import frequencies, sinusoidal_positions, wavelengths
 
 __all__ = [
@@ -171,7 +171,7 @@ def plot_waves(columns, d_model, n_positions=40, *, ax=None):
     fine = np.linspace(0, n_positions - 1, 20 * n_positions)  # continuous positions
     ax = _axes(ax, figsize=(7, 3))
     for number, k in enumerate(columns):
-        k = check_integer(k, "column k", min_value=0)
+        k = check_index(k, "column k", d_model, what="d_model")
         wave = np.cos if k % 2 else np.sin
         label = f"k = {k} ({wave.__name__}, pair {k // 2})"
         colour = f"C{number % 10}"

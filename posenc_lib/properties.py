@@ -176,10 +176,8 @@ def min_distance(n_positions, d_model):
     """
     n_positions = check_integer(n_positions, "n_positions", min_value=2)
     offsets = np.arange(1, n_positions)  # (n_positions - 1,)
-    half = (
-        offsets[:, None] * frequencies(d_model) / 2
-    )  # (n_positions - 1, d_model // 2)
-    distance = 2 * np.sqrt((np.sin(half) ** 2).sum(axis=1))  # (n_positions - 1,)
+    angle = offsets[:, None] * frequencies(d_model)  # (n_positions - 1, d_model // 2)
+    distance = 2 * np.sqrt((np.sin(angle / 2) ** 2).sum(axis=1))  # (n_positions - 1,)
     best = int(np.argmin(distance))
     return float(distance[best]), int(offsets[best])
 

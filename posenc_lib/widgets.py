@@ -44,6 +44,7 @@ from matplotlib import patheffects
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ._format import format_number
 from ._validation import check_d_model, check_index, check_integer, check_positions
 from .circles import PAIR_CIRCLE_SIZE, draw_pair_stage, show_pair_shift
 from .plotting import PE_CMAP, blit_png, plot_encoding_bars
@@ -55,11 +56,6 @@ __all__ = [
     "describe_position",
     "position_explorer",
 ]
-
-
-def _four(x):
-    """``x`` to 4 decimals, never ``-0.0000``."""
-    return f"{round(float(x), 4) + 0.0:.4f}"
 
 
 def describe_position(pos, d_model):
@@ -88,7 +84,7 @@ def describe_position(pos, d_model):
     parts = []
     for pair, frequency in enumerate(frequencies(d_model)):
         angle = f"{pos * frequency:.4g}"
-        sin, cos = _four(vector[2 * pair]), _four(vector[2 * pair + 1])
+        sin, cos = format_number(vector[2 * pair]), format_number(vector[2 * pair + 1])
         parts.append(
             f"pair {pair} (frequency {frequency:.4g}): "
             f"sin {angle} = {sin}, cos {angle} = {cos}"

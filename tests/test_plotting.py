@@ -1,6 +1,7 @@
 """The numbers behind every figure the notebooks draw (nbval never compares PNGs)."""
 
 import io
+import re
 
 import matplotlib
 import numpy as np
@@ -120,3 +121,9 @@ def test_pngs_saved_with_the_inline_kwargs_have_no_software_stamp():
     ax.figure.savefig(buffer, format="png", **INLINE_FIGURE_KWARGS)
     assert b"Software" not in buffer.getvalue()
     assert b"matplotlib" not in buffer.getvalue().lower()
+
+
+def test_waves_reject_a_column_past_the_width():
+    message = "column k == 8, must be in [0, 8), i.e. 0 <= column k < d_model."
+    with pytest.raises(ValueError, match=re.escape(message)):
+        plot_waves([8], d_model=8)

@@ -1,0 +1,34 @@
+"""How the course prints a number: exactly 4 decimals, and never ``-0.0000``.
+
+The command interpreter, the checkers' messages and the sliders' text all print
+numbers through these two functions, so the same value reads the same everywhere.
+"""
+
+import numpy as np
+
+__all__ = ["format_number", "format_numbers"]
+
+
+def format_number(x):
+    """``x`` with exactly 4 decimals; ``-0.0000`` is printed as ``0.0000``.
+
+    Examples
+    --------
+    >>> format_number(-0.99)
+    '-0.9900'
+    >>> format_number(-1e-9)
+    '0.0000'
+    """
+    text = f"{float(x):.4f}"
+    return "0.0000" if text == "-0.0000" else text
+
+
+def format_numbers(values):
+    """Every number of ``values`` (any shape) as :func:`format_number`, space-separated.
+
+    Examples
+    --------
+    >>> format_numbers([0.14112, -0.98999, -0.00001])
+    '0.1411 -0.9900 0.0000'
+    """
+    return " ".join(format_number(x) for x in np.ravel(values))
