@@ -6,7 +6,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -26,12 +25,6 @@ from posenc_lib.diagrams import (  # noqa: E402
     similarity_figure,
 )
 from posenc_lib.mistakes import MISTAKES  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def arrows(ax):

@@ -4,15 +4,12 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from posenc_lib import encode, lookup, one_hot, sinusoidal_positions
 
-DETERMINISTIC = settings(
-    derandomize=True, database=None, max_examples=40, deadline=None
-)
 TABLE = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 0.25, 8.0]])
 
 
@@ -56,7 +53,6 @@ def test_lookup_returns_a_new_array(token_ids):
     np.testing.assert_array_equal(table, TABLE)
 
 
-@DETERMINISTIC
 @given(tables_and_ids())
 def test_one_hot_times_table_equals_lookup(table_and_ids):
     table, ids = table_and_ids
@@ -94,7 +90,6 @@ def test_encode_lesson_worked_trace():
     np.testing.assert_allclose(encode(TABLE, ids)[3], expected, rtol=0, atol=5e-5)
 
 
-@DETERMINISTIC
 @given(tables_and_ids())
 def test_encode_is_lookup_plus_positions_and_leaves_the_table(table_and_ids):
     table, ids = table_and_ids

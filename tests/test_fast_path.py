@@ -107,7 +107,7 @@ def test_rows_far_past_the_first_block_are_as_accurate_as_the_first():
     assert error[block - 1 :: block].max() <= 1e-12  # each block's last row
 
 
-@settings(derandomize=True, database=None, max_examples=30, deadline=None)
+@settings(max_examples=30)  # the rest from the "course" profile (conftest)
 @given(
     start=st.integers(0, 9000),
     n=st.integers(1, 1000),

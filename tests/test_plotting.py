@@ -22,12 +22,6 @@ from posenc_lib.plotting import (  # noqa: E402
 )
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
 def test_heatmap_image_is_the_encoding_table_with_colour_bar_and_labels():
     ax = plot_encoding_heatmap(50, 16, mark_pos=7)
     image = ax.images[0]

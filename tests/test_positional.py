@@ -12,7 +12,7 @@ import re
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc_lib import (
@@ -24,9 +24,6 @@ from posenc_lib import (
     wavelengths,
 )
 
-DETERMINISTIC = settings(
-    derandomize=True, database=None, max_examples=40, deadline=None
-)
 d_models = st.integers(1, 32).map(lambda half: 2 * half)
 moderate = st.integers(0, 2000)  # positions where a float64 angle is exact to 1e-12
 
@@ -104,7 +101,6 @@ def test_shuffled_and_duplicate_positions_match_plain_loop():
     np.testing.assert_allclose(result, reference(positions, 32), rtol=0, atol=1e-12)
 
 
-@DETERMINISTIC
 @given(st.lists(moderate, min_size=1, max_size=80), d_models)
 def test_any_positions_match_plain_loop(positions, d_model):
     result = sinusoidal_positions(positions, d_model)
@@ -113,7 +109,6 @@ def test_any_positions_match_plain_loop(positions, d_model):
     )
 
 
-@DETERMINISTIC
 @given(moderate, st.integers(1, 300), d_models)
 def test_any_contiguous_range_matches_plain_loop(start, n, d_model):
     positions = range(start, start + n)
@@ -227,14 +222,12 @@ def test_frequencies_are_the_ones_the_encoding_uses():
 # --- the rotation property ----------------------------------------------------
 
 
-@DETERMINISTIC
 @given(moderate, st.integers(0, 1000), d_models)
 def test_shift_by_k_is_a_rotation(pos, offset, d_model):
     shifted = rotation_matrix(offset, d_model) @ pos_encoding(pos, d_model)
     np.testing.assert_allclose(shifted, pos_encoding(pos + offset, d_model), atol=1e-11)
 
 
-@DETERMINISTIC
 @given(st.integers(0, 1000), st.integers(0, 1000), d_models)
 def test_negative_offset_rotates_back(pos, offset, d_model):
     later = pos_encoding(pos + offset, d_model)
@@ -242,7 +235,6 @@ def test_negative_offset_rotates_back(pos, offset, d_model):
     np.testing.assert_allclose(back, pos_encoding(pos, d_model), atol=1e-11)
 
 
-@DETERMINISTIC
 @given(st.integers(-500, 500), st.integers(-500, 500), d_models)
 def test_rotations_are_orthogonal_and_compose(a, b, d_model):
     rotate_a, rotate_b = rotation_matrix(a, d_model), rotation_matrix(b, d_model)

@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc_lib import (
@@ -16,16 +16,12 @@ from posenc_lib import (
     sinusoidal_positions,
 )
 
-DETERMINISTIC = settings(
-    derandomize=True, database=None, max_examples=40, deadline=None
-)
 d_models = st.integers(1, 32).map(lambda half: 2 * half)
 positions = st.integers(0, 1000)
 # d/2 terms, each with an angle error up to about 1000 * 2**-53
 TOLERANCE = 1e-10
 
 
-@DETERMINISTIC
 @given(positions, d_models)
 def test_self_similarity_is_half_the_width(pos, d_model):
     row = pos_encoding(pos, d_model)
@@ -33,7 +29,6 @@ def test_self_similarity_is_half_the_width(pos, d_model):
     assert similarity(pos, pos, d_model) == pytest.approx(d_model / 2, abs=TOLERANCE)
 
 
-@DETERMINISTIC
 @given(positions, positions, st.integers(0, 1000), d_models)
 def test_similarity_depends_only_on_the_distance(i, j, shift, d_model):
     base = similarity(i, j, d_model)
