@@ -1,9 +1,10 @@
 """The sliders of chapters 02 and 03 in JupyterLab, used as a learner uses them."""
 
+from pathlib import Path
+
 import matplotlib
 import nbformat
 import pytest
-from conftest import NOTEBOOKS
 from pages import (
     error_outputs,
     image_bytes,
@@ -25,6 +26,8 @@ from posenc_lib.widgets import (
 )
 
 pytestmark = pytest.mark.browser
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
 def _allowed_errors(name):
