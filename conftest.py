@@ -1,4 +1,4 @@
-"""Settings shared by the whole test suite."""
+"""Settings shared by the whole test suite (at the top, out of doctest collection)."""
 
 import sys
 
