@@ -1,7 +1,7 @@
 """The rotation fast path of ``sinusoidal_positions`` against independent references.
 
 Contiguous ranges of positions are computed by rotating exactly computed block
-starts (``posenc_lib/positional.py``). Here that result is compared with the
+starts (``posenc_lib/_fast_table.py``). Here that result is compared with the
 direct formula written out in numpy (angles as an outer product, then
 ``np.sin``/``np.cos``), with a plain ``math.sin`` loop, and with ``mpmath`` at 30
 digits; its scratch memory is measured with ``tracemalloc``; and a spy checks
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import positional, sinusoidal_positions
+from posenc_lib import _fast_table, sinusoidal_positions
 
 BASE = 10000.0
 
@@ -100,7 +100,7 @@ def test_fast_path_equals_direct_formula(positions, d_model):
 def test_rows_far_past_the_first_block_are_as_accurate_as_the_first():
     n_rows = 8192
     result = sinusoidal_positions(range(n_rows), 64)
-    block = positional._block_rows(result, 32)
+    block = _fast_table.block_rows(result, 32)
     assert block < n_rows // 4  # so there are many blocks to check
     error = np.abs(result - direct_formula(range(n_rows), 64)).max(axis=1)  # (n,)
     assert error[-block:].max() <= 1e-12
@@ -173,16 +173,16 @@ def test_peak_scratch_memory_is_under_10_percent_of_the_output(positions, dtype)
 
 @pytest.fixture
 def calls(monkeypatch):
-    """Record the calls to the two private fill functions, then run them."""
+    """Record which path computes the table: the fast one, or the formula's loop."""
     seen = []
-    for name in ("_fill_rotated", "_fill_direct"):
-        original = getattr(positional, name)
+    for name, path in (("rotated_table", "fast"), ("row_blocks", "direct")):
+        original = getattr(_fast_table, name)
 
-        def spy(*args, _name=name, _original=original):
-            seen.append(_name)
+        def spy(*args, _path=path, _original=original):
+            seen.append(_path)
             return _original(*args)
 
-        monkeypatch.setattr(positional, name, spy)
+        monkeypatch.setattr(_fast_table, name, spy)
     return seen
 
 
@@ -205,7 +205,7 @@ SLOW = {
 @pytest.mark.parametrize("positions", FAST.values(), ids=FAST.keys())
 def test_contiguous_input_takes_the_fast_path(calls, positions):
     result = sinusoidal_positions(positions, 16)
-    assert calls == ["_fill_rotated"]
+    assert calls == ["fast"]
     expected = direct_formula(positions, 16)
     np.testing.assert_allclose(result, expected, rtol=0, atol=1e-12)
 
@@ -213,11 +213,11 @@ def test_contiguous_input_takes_the_fast_path(calls, positions):
 @pytest.mark.parametrize("positions", SLOW.values(), ids=SLOW.keys())
 def test_other_input_takes_the_direct_formula(calls, positions):
     result = sinusoidal_positions(positions, 16)
-    assert calls == ["_fill_direct"]
+    assert calls == ["direct"]
     expected = direct_formula(positions, 16)
     np.testing.assert_allclose(result, expected, rtol=0, atol=1e-12)
 
 
 def test_float16_output_takes_the_direct_formula(calls):
     sinusoidal_positions(range(100), 8, dtype=np.float16)
-    assert calls == ["_fill_direct"]
+    assert calls == ["direct"]

@@ -13,7 +13,7 @@ from posenc_lib import (
     sinusoidal_positions,
     wavelengths,
 )
-from posenc_lib.widgets import describe_position
+from posenc_lib.figures.sliders import describe_position
 
 
 def _rows(array):

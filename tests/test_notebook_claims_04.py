@@ -15,7 +15,7 @@ from posenc_lib import (
     rotation_matrix,
     sinusoidal_positions,
 )
-from posenc_lib.mistakes import (
+from posenc_lib.exercise.mistakes import (
     MISTAKES,
     POS_ENCODING_MISTAKES,
     RIGHT_LINE,

@@ -205,7 +205,7 @@ def test_pngs_carry_no_software_stamp(path):
             keys = _png_text_keys(base64.b64decode("".join(data)))
             assert not keys, (
                 f"{_name(path)} cell {index}: PNG metadata {keys}; call"
-                " posenc_lib.plotting.setup_notebook() in the Setup cell"
+                " posenc_lib.figures.encoding.setup_notebook() in the Setup cell"
             )
 
 

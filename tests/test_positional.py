@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc_lib import (
+    _fast_table,
     frequencies,
     pos_encoding,
-    positional,
     rotation_matrix,
     sinusoidal_positions,
     wavelengths,
@@ -135,7 +135,7 @@ def test_a_range_and_the_same_positions_reversed_agree():
 def test_blocks_of_any_size_give_the_same_table(monkeypatch):
     """Force one-row scratch blocks so that every loop of both paths runs often."""
     expected = reference(range(5, 1005), 16)
-    monkeypatch.setattr(positional, "_scratch_rows", lambda out, bytes_per_row: 1)
+    monkeypatch.setattr(_fast_table, "_scratch_rows", lambda out, bytes_per_row: 1)
     for positions in (range(5, 1005), np.arange(5, 1005)[::-1]):
         result = sinusoidal_positions(positions, 16)
         order = 1 if isinstance(positions, range) else -1

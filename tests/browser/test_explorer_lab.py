@@ -16,7 +16,7 @@ from pages import (
     type_into,
 )
 
-from posenc_lib.explorer import ExplorerFigure, dot_line, pair_table
+from posenc_lib.figures.explorer import ExplorerFigure, dot_line, pair_table
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from pages import (
 )
 from test_explorer_lab import FIGURE, NUMBERS, expected_text
 
-from posenc_lib.explorer import ExplorerFigure
+from posenc_lib.figures.explorer import ExplorerFigure
 
 pytestmark = pytest.mark.browser
 LOOPBACK = {"127.0.0.1", "localhost"}

@@ -18,8 +18,8 @@ from pages import (
     type_into,
 )
 
-from posenc_lib.plotting import setup_notebook
-from posenc_lib.widgets import (
+from posenc_lib.figures.encoding import setup_notebook
+from posenc_lib.figures.sliders import (
     PairCircleExplorer,
     PositionExplorer,
     describe_position,

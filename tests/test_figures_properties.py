@@ -1,4 +1,4 @@
-"""The numbers behind each figure of posenc_lib.diagrams, not its pixels."""
+"""The numbers behind each figure of posenc_lib.figures.properties, not its pixels."""
 
 import re
 
@@ -17,14 +17,14 @@ from posenc_lib import (  # noqa: E402
     sinusoidal_positions,
 )
 from posenc_lib.attention import init_head, position_scores  # noqa: E402
-from posenc_lib.diagrams import (  # noqa: E402
+from posenc_lib.exercise.mistakes import MISTAKES  # noqa: E402
+from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
     pair_circle,
     score_heatmaps,
     similarity_figure,
 )
-from posenc_lib.mistakes import MISTAKES  # noqa: E402
 
 
 def arrows(ax):
@@ -70,31 +70,45 @@ def test_clock_faces_hands_point_at_the_pairs():
 
 
 def test_similarity_figure_shows_the_similarity_matrix_and_curve():
-    fig = similarity_figure(25, 16, 60)
-    np.testing.assert_allclose(
-        fig.axes[0].images[0].get_array(), similarity_matrix(range(25), 16)
-    )
+    matrix = similarity_matrix(range(25), 16)
+    offsets = np.arange(61)
+    fig = similarity_figure(matrix, offsets, offset_similarity(offsets, 16))
+    image = fig.axes[0].images[0]
+    np.testing.assert_allclose(image.get_array(), matrix)
+    assert image.get_extent() == [-0.5, 24.5, 24.5, -0.5]  # i = 0 on top
+    assert image.get_clim() == pytest.approx((-8, 8))  # scaled to d_model / 2
     curve = fig.axes[1].lines[0].get_xydata()
-    np.testing.assert_array_equal(curve[:, 0], np.arange(61))
-    np.testing.assert_allclose(curve[:, 1], offset_similarity(range(61), 16))
-    np.testing.assert_allclose(curve[:, 1], similarity_matrix(range(61), 16)[0])
+    np.testing.assert_array_equal(curve[:, 0], offsets)
+    np.testing.assert_allclose(curve[:, 1], offset_similarity(offsets, 16))
+    assert fig.axes[1].get_title() == "Similarity against offset (d_model = 16)"
 
 
-def test_compare_tables_shows_right_and_wrong_tables():
-    wrong = MISTAKES["sine-only"]
-    fig = compare_tables(wrong, 12, 8, name="sine-only")
-    np.testing.assert_allclose(
-        fig.axes[0].images[0].get_array(), sinusoidal_positions(range(12), 8)
-    )
-    expected = np.array([wrong(pos, 8) for pos in range(12)])
-    np.testing.assert_allclose(fig.axes[1].images[0].get_array(), expected)
+def test_compare_tables_shows_right_wrong_and_their_difference():
+    right = sinusoidal_positions(range(12), 8)
+    wrong = np.array([MISTAKES["sine-only"](pos, 8) for pos in range(12)])
+    fig = compare_tables(right, wrong, name="sine-only")
+    np.testing.assert_allclose(fig.axes[0].images[0].get_array(), right)
+    np.testing.assert_allclose(fig.axes[1].images[0].get_array(), wrong)
+    np.testing.assert_allclose(fig.axes[2].images[0].get_array(), wrong - right)
     assert fig.axes[1].get_title() == "mistake: sine-only"
+    largest = np.abs(wrong - right).max()
+    assert fig.axes[2].images[0].get_clim() == pytest.approx((-largest, largest))
+    for ax in fig.axes[:3]:
+        assert ax.images[0].get_extent() == [-0.5, 7.5, 11.5, -0.5]
+
+
+def test_compare_tables_rejects_tables_of_different_shapes():
+    message = "wrong has shape (3, 4), must match right's (3, 6)."
+    with pytest.raises(ValueError, match=re.escape(message)):
+        compare_tables(np.zeros((3, 6)), np.zeros((3, 4)), name="x")
 
 
 def test_score_heatmaps_show_added_and_rotated_scores():
     rng = np.random.default_rng(0)
     x_q, x_k, head = rng.normal(size=8), rng.normal(size=8), init_head(8)
-    fig = score_heatmaps(x_q, x_k, head, 10)
-    for ax, method in zip(fig.axes[:2], ["add", "rope"], strict=True):
-        expected = position_scores(x_q, x_k, head, 10, method=method)
+    added = position_scores(x_q, x_k, head, 10, method="add")
+    rotated = position_scores(x_q, x_k, head, 10, method="rope")
+    fig = score_heatmaps(added, rotated)
+    for ax, expected in zip(fig.axes[:2], [added, rotated], strict=True):
         np.testing.assert_allclose(ax.images[0].get_array(), expected)
+        assert ax.images[0].get_extent() == [-0.5, 9.5, 9.5, -0.5]

@@ -1,8 +1,8 @@
 """The lecture explorer's figure: bars of PE[pos], the heatmap, one pair's circle.
 
 Drawn on matplotlib's Agg canvas (no pyplot) with a fixed layout and blitting, so
-that a slider step redraws only the artists that move; :mod:`posenc_lib.explorer`
-wires it to the sliders.
+that a slider step redraws only the artists that move;
+:mod:`posenc_lib.figures.explorer` wires it to the sliders.
 """
 
 import matplotlib
@@ -12,10 +12,11 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
-from ._validation import check_integer
+from .._validation import check_integer
+from ..positional import frequencies, pos_encoding, sinusoidal_positions
 from .circles import unit_circle
-from .plotting import PE_CMAP, blit_png, plot_encoding_bars
-from .positional import frequencies, pos_encoding, sinusoidal_positions
+from .encoding import plot_encoding_bars
+from .style import Blitter, heatmap, set_rows
 
 __all__ = ["ExplorerFigure"]
 
@@ -53,7 +54,8 @@ class ExplorerFigure:
             self._colorbar_ax = add((0.465, 0.11, 0.015, 0.33))
             self.circle_ax = add((0.6, 0.11, 0.38, 0.33))
             self._setup_static()
-        self._d_model, self._background = None, None
+        self._d_model = None
+        self._blitter = Blitter(self.figure, self._moving, rc=_rc)
 
     def update(self, pos, d_model, offset, pair=0):
         """Redraw for new values; returns ``self`` (so ``.update(...).png()``)."""
@@ -66,12 +68,7 @@ class ExplorerFigure:
 
     def png(self):
         """The figure as PNG bytes; equal values give identical bytes."""
-        canvas = self.figure.canvas
-        if self._background is None:
-            with _rc():
-                canvas.draw()  # everything but the animated artists
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-        return blit_png(self.figure, self._background, self._moving())
+        return self._blitter.png()
 
     def _moving(self):
         """The artists redrawn at every step."""
@@ -81,7 +78,8 @@ class ExplorerFigure:
 
     def _setup_width(self, d_model):
         """Artists that depend on ``d_model``: the bars and the heatmap's table."""
-        self._d_model, self._background = d_model, None
+        self._d_model = d_model
+        self._blitter.invalidate()
         self.bars_ax.clear()
         plot_encoding_bars(np.zeros(d_model), ax=self.bars_ax)
         self._bars = list(self.bars_ax.patches)
@@ -90,15 +88,13 @@ class ExplorerFigure:
             bar.set(animated=True, linewidth=2.5)
         table = sinusoidal_positions(range(self.n_positions), d_model)  # (n, d_model)
         self._heatmap.set_data(table)
-        self._heatmap.set_extent((-0.5, d_model - 0.5, self.n_positions - 0.5, -0.5))
+        set_rows(self._heatmap)
 
     def _setup_static(self):
         """Axes, labels and artists that exist whatever the values."""
         ax = self.heat_ax
         table = np.zeros((self.n_positions, 2))  # (n_positions, d_model), for now
-        self._heatmap = ax.imshow(
-            table, aspect="auto", cmap=PE_CMAP, vmin=-1, vmax=1, interpolation="nearest"
-        )
+        self._heatmap = heatmap(ax, table)
         ax.set(xlabel="column", ylabel="position")
         ax.set_title("PE: rows pos and pos + k", fontsize=15)
         self.figure.colorbar(self._heatmap, cax=self._colorbar_ax, ticks=[-1, 0, 1])

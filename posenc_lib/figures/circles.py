@@ -12,8 +12,8 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._validation import check_d_model, check_index, check_integer, check_positions
-from .positional import frequencies, sinusoidal_positions
+from .._validation import check_d_model, check_index, check_integer, check_positions
+from ..positional import frequencies, sinusoidal_positions
 
 __all__ = [
     "PAIR_CIRCLE_SIZE",
@@ -61,7 +61,7 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
     Dots mark positions ``0 .. n_positions - 1``; an arrow joins each position in
     ``starts`` to ``start + offset``. Every arrow turns by the same angle
     ``offset * w_pair``: the rotation of chapter 03. The slider version is
-    :class:`posenc_lib.widgets.PairCircleExplorer`, drawn by the same helpers.
+    :class:`posenc_lib.figures.sliders.PairCircleExplorer`, drawn by the same helpers.
 
     Parameters
     ----------

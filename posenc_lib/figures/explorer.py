@@ -13,7 +13,7 @@ They drive
 * the dot product ``PE[pos] . PE[pos + k] = sum_i cos(k * w_i)``, which depends
   on ``k`` only.
 
-The figure (:class:`posenc_lib.explorer_figure.ExplorerFigure`) is drawn with
+The figure (:class:`posenc_lib.figures.explorer_panels.ExplorerFigure`) is drawn with
 matplotlib's Agg canvas straight to PNG bytes shown in an ``ipywidgets.Image`` (no
 pyplot, no output widget), updating the existing artists on each step; the numbers
 are an ``ipywidgets.HTML`` updated before the figure, so they follow the slider at
@@ -31,11 +31,11 @@ import html
 
 import ipywidgets as widgets
 
-from ._format import format_number
-from ._validation import check_d_model, check_index, check_integer
-from .explorer_figure import ExplorerFigure
-from .positional import frequencies, pos_encoding
-from .properties import offset_similarity
+from .._format import format_number
+from .._validation import check_d_model, check_index, check_integer
+from ..positional import frequencies, pos_encoding
+from ..properties import offset_similarity
+from .explorer_panels import ExplorerFigure
 
 __all__ = ["Explorer", "ExplorerFigure", "explorer", "pair_table", "dot_line"]
 
@@ -124,7 +124,7 @@ def dot_line(pos, d_model, offset):
     'PE[0] · PE[1] = 0.5403'
     """
     pos = check_integer(pos, "pos", min_value=0)
-    offset = check_integer(offset, "k", min_value=0)
+    offset = check_integer(offset, "offset", min_value=0)
     value = pos_encoding(pos, d_model) @ pos_encoding(pos + offset, d_model)
     return f"PE[{pos}] · PE[{pos + offset}] = {format_number(value)}"
 
@@ -200,7 +200,11 @@ class Explorer:
         pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
         offset = check_index(offset, "offset", max_offset + 1, what="max_offset + 1")
         d_model = check_d_model(d_model)
-        check_index(d_model, "d_model", max_d_model + 1, what="max_d_model + 1")
+        if d_model > max_d_model:
+            raise ValueError(
+                f"d_model == {d_model}, must be an even integer in [2, {max_d_model}] "
+                f"(max_d_model == {max_d_model})."
+            )
         pair = check_index(pair, "pair", d_model // 2, what="d_model // 2")
         self.figure = ExplorerFigure(n_positions=max_pos + max_offset + 1)
         self.sliders = {

@@ -16,8 +16,8 @@ from posenc_lib import (
     pos_encoding,
     sinusoidal_positions,
 )
-from posenc_lib.exercise import _pos_encoding_cases, _positions_cases
-from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
+from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases
+from posenc_lib.exercise.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 
 def loop_pos_encoding(pos, d):

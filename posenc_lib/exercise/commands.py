@@ -32,17 +32,18 @@ import math
 
 import numpy as np
 
-from . import embedding, positional
-from ._format import format_number, format_numbers
-from ._validation import (
-    _describe,
+from .. import embedding, positional
+from .._format import format_number, format_numbers
+from .._validation import (
     check_d_model,
     check_index,
     check_integer,
     check_token_ids,
+    describe,
 )
+from ._checking import coerce_answer
 
-__all__ = ["CommandError", "run_commands"]
+__all__ = ["CommandError", "iter_commands", "run_commands"]
 
 _USAGE = {
     "TABLE": "TABLE <vocab_size> <d>",
@@ -77,29 +78,6 @@ class CommandError(ValueError):
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.output = []
-
-
-def _coerce_output(value, shape):
-    """``(array, None)`` for finite numbers of ``shape``, else ``(None, why)``.
-
-    Lists, tuples and numpy arrays are all accepted; ``why`` describes what came
-    back instead, for an error message.
-    """
-    if value is None:
-        return None, "None (is a `return` missing?)"
-    text = " ".join(repr(value).split())  # one line, even for an array
-    text = text if len(text) <= 70 else text[:67] + "..."
-    try:
-        array = np.asarray(value)
-    except (TypeError, ValueError):
-        return None, f"{text}, which is not an array of numbers"
-    if array.dtype.kind not in "iuf":
-        return None, f"{text}, which is not numbers (dtype {array.dtype})"
-    if array.shape != shape:
-        return None, f"{text}, of shape {array.shape}"
-    if not np.all(np.isfinite(array)):
-        return None, f"{text}, which holds nan or inf"
-    return array.astype(np.float64), None
 
 
 def _explain(exc):
@@ -307,24 +285,32 @@ class _Interpreter:
         except Exception as exc:
             message = f"{self.command}: {call} raised {_explain(exc)}; {expected}."
             raise CommandError(self.number, message) from exc
-        array, problem = _coerce_output(value, (d,))
+        array, problem = coerce_answer(value, (d,))
         if problem is not None:
             self.fail(f"{self.command}: {call} returned {problem}; {expected}.")
         return array  # (d,)
 
 
-def _iter_commands(text, *, lookup=None, pos_encoding=None):
-    """Yield the printed lines one by one (used by the command line to stream)."""
+def iter_commands(text, *, lookup=None, pos_encoding=None):
+    """Like :func:`run_commands`, but yield the printed lines one by one.
+
+    The command line uses it to stream output as each line is computed.
+
+    Examples
+    --------
+    >>> list(iter_commands("TABLE 1 2\\n0 0\\nPOSENC 0"))
+    ['0.0000 1.0000']
+    """
     yield from _Interpreter(lookup, pos_encoding).run(text)
 
 
 def _check_arguments(text, **functions):
     """TypeError unless ``text`` is a str and each function is callable or None."""
     if not isinstance(text, str):
-        raise TypeError(f"text == {_describe(text)}, must be a str: the script.")
+        raise TypeError(f"text == {describe(text)}, must be a str: the script.")
     for name, function in functions.items():
         if function is not None and not callable(function):
-            raise TypeError(f"{name} == {_describe(function)}, must be a function.")
+            raise TypeError(f"{name} == {describe(function)}, must be a function.")
 
 
 def run_commands(text, *, lookup=None, pos_encoding=None):
@@ -373,12 +359,12 @@ def run_commands(text, *, lookup=None, pos_encoding=None):
     >>> run_commands("POSENC 1")
     Traceback (most recent call last):
     ...
-    posenc_lib.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
+    posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
     """  # noqa: E501
     _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
     output = []
     try:
-        for line in _iter_commands(text, lookup=lookup, pos_encoding=pos_encoding):
+        for line in iter_commands(text, lookup=lookup, pos_encoding=pos_encoding):
             output.append(line)
     except CommandError as exc:
         exc.output = output

@@ -1,7 +1,6 @@
 """Tests of the command line, `python -m posenc_lib run FILE`, run as a subprocess."""
 
 import contextlib
-import doctest
 import io
 import subprocess
 import sys
@@ -9,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import posenc_lib.__main__
-from posenc_lib.__main__ import main
+from posenc_lib.exercise.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "examples" / "lesson.txt"
@@ -87,7 +85,7 @@ def test_no_command_prints_usage_and_exits_with_2():
 def test_a_solution_file_supplies_the_learners_functions(tmp_path):
     solution = tmp_path / "solution.py"
     solution.write_text(
-        "from posenc_lib.mistakes import sine_only as pos_encoding\n"
+        "from posenc_lib.exercise.mistakes import sine_only as pos_encoding\n"
         "def lookup(table, token_id):\n"
         "    return list(table[token_id])\n"
     )
@@ -148,9 +146,3 @@ def test_main_returns_the_exit_status_in_process(tmp_path):
         "0.8415 1.5403",
     ]
     assert err.getvalue() == BAD_ERROR
-
-
-def test_the_docstring_examples_of_main():
-    # pytest's --doctest-modules skips __main__.py, so run its examples here.
-    failed, attempted = doctest.testmod(posenc_lib.__main__)
-    assert (failed, attempted > 0) == (0, True)

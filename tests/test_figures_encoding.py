@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from posenc_lib import pos_encoding, sinusoidal_positions, wavelengths  # noqa: E402
-from posenc_lib.plotting import (  # noqa: E402
+from posenc_lib.figures import (  # noqa: E402
     plot_encoding_bars,
     plot_encoding_heatmap,
     plot_wavelengths,
@@ -23,11 +23,10 @@ from posenc_lib.plotting import (  # noqa: E402
 
 
 def test_heatmap_image_is_the_encoding_table_with_colour_bar_and_labels():
-    ax = plot_encoding_heatmap(50, 16, mark_pos=7)
+    table = sinusoidal_positions(range(50), 16)
+    ax = plot_encoding_heatmap(table, mark_pos=7)
     image = ax.images[0]
-    np.testing.assert_array_equal(
-        image.get_array(), sinusoidal_positions(range(50), 16)
-    )
+    np.testing.assert_array_equal(image.get_array(), table)
     assert image.colorbar is not None
     assert image.colorbar.ax.get_ylabel() == "PE[pos, k]"
     assert image.get_clim() == (-1, 1)
@@ -37,12 +36,31 @@ def test_heatmap_image_is_the_encoding_table_with_colour_bar_and_labels():
 
 
 def test_heatmap_without_mark_has_no_line():
-    assert len(plot_encoding_heatmap(5, 4).lines) == 0
+    assert len(plot_encoding_heatmap(np.zeros((5, 4))).lines) == 0
+
+
+def test_heatmap_puts_position_0_at_the_top_and_one_cell_per_entry():
+    ax = plot_encoding_heatmap(sinusoidal_positions(range(6), 4))
+    assert ax.images[0].get_extent() == [-0.5, 3.5, 5.5, -0.5]
+    assert ax.get_ylim() == (5.5, -0.5)  # y grows downwards: row 0 on top
+    assert ax.get_xlim() == (-0.5, 3.5)
+
+
+def test_heatmap_rows_follow_the_positions_given():
+    table = sinusoidal_positions(range(100, 110), 4)
+    ax = plot_encoding_heatmap(table, positions=range(100, 110), mark_pos=103)
+    assert ax.images[0].get_extent() == [-0.5, 3.5, 109.5, 99.5]
+
+
+def test_heatmap_rejects_a_vector():
+    message = "table has shape (4,), must be 2-D: (n_positions, d_model)"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        plot_encoding_heatmap(np.zeros(4))
 
 
 def test_waves_dots_are_columns_of_the_table_on_their_continuous_wave():
-    ax = plot_waves([0, 1, 6], d_model=8, n_positions=40)
     table = sinusoidal_positions(range(40), 8)
+    ax = plot_waves(table, [0, 1, 6])
     assert len(ax.lines) == 6
     for number, k in enumerate([0, 1, 6]):
         wave, dots = ax.lines[2 * number], ax.lines[2 * number + 1]
@@ -62,7 +80,7 @@ def test_waves_dots_are_columns_of_the_table_on_their_continuous_wave():
 
 
 def test_wavelengths_from_two_pi_towards_10000_two_pi_on_log_scale():
-    ax = plot_wavelengths(64)
+    ax = plot_wavelengths(wavelengths(64))
     line = ax.lines[0]
     np.testing.assert_array_equal(line.get_xdata(), np.arange(32))
     np.testing.assert_allclose(line.get_ydata(), wavelengths(64))
@@ -108,9 +126,9 @@ def test_setup_notebook_sets_small_defaults():
 
 
 def test_pngs_saved_with_the_inline_kwargs_have_no_software_stamp():
-    from posenc_lib.plotting import INLINE_FIGURE_KWARGS
+    from posenc_lib.figures.style import INLINE_FIGURE_KWARGS
 
-    ax = plot_encoding_heatmap(5, 4)
+    ax = plot_encoding_heatmap(np.zeros((5, 4)))
     buffer = io.BytesIO()
     ax.figure.savefig(buffer, format="png", **INLINE_FIGURE_KWARGS)
     assert b"Software" not in buffer.getvalue()
@@ -120,4 +138,4 @@ def test_pngs_saved_with_the_inline_kwargs_have_no_software_stamp():
 def test_waves_reject_a_column_past_the_width():
     message = "column k == 8, must be in [0, 8), i.e. 0 <= column k < d_model."
     with pytest.raises(ValueError, match=re.escape(message)):
-        plot_waves([8], d_model=8)
+        plot_waves(np.zeros((3, 8)), [8])

@@ -3,7 +3,7 @@
 Each checker calls your function on a bank of cases, compares every answer with
 the library's (:func:`posenc_lib.lookup`, :func:`posenc_lib.pos_encoding`,
 :func:`posenc_lib.sinusoidal_positions`) and, when they differ, with each of the
-lesson's common mistakes (:mod:`posenc_lib.mistakes`). The bank is chosen so
+lesson's common mistakes (:mod:`posenc_lib.exercise.mistakes`). The bank is chosen so
 that every mistake gives a different answer from every other and from the right
 one: width 6, for example, is where ``integer-power`` (divisor 21 instead of
 21.5443) parts from the right answer, while ``integer-division`` parts from it
@@ -23,7 +23,7 @@ API
     ``fn(positions, d_model)`` should return shape (len(positions), d_model).
 ``CheckResult``
     What each returns: ``.passed`` (bool), ``.mistake`` (an id of
-    :data:`posenc_lib.mistakes.MISTAKES` or ``None``), ``.message`` (for a
+    :data:`posenc_lib.exercise.mistakes.MISTAKES` or ``None``), ``.message`` (for a
     person: what was tried, expected and returned, the mistake it matches and
     where in the lesson to look). ``str(result)`` is the message; a notebook
     shows it as a coloured box.
@@ -31,23 +31,23 @@ API
 
 import numpy as np
 
+from .._validation import describe
+from ..embedding import lookup as _right_lookup
+from ..positional import pos_encoding as _right_pos_encoding
+from ..positional import sinusoidal_positions as _right_sinusoidal_positions
 from ._checking import (
     Case,
     CheckResult,
     Stop,
     close,
+    coerce_answer,
     diagnose,
     make_result,
     mistake_result,
     run_case,
     show,
 )
-from ._validation import _describe
-from .commands import _coerce_output
-from .embedding import lookup as _right_lookup
 from .mistakes import MISTAKES, POS_ENCODING_MISTAKES
-from .positional import pos_encoding as _right_pos_encoding
-from .positional import sinusoidal_positions as _right_sinusoidal_positions
 
 __all__ = [
     "CheckResult",
@@ -70,7 +70,7 @@ def _concatenated(positions, d):
 
 def _check_callable(fn):
     if not callable(fn):
-        raise TypeError(f"fn == {_describe(fn)}, must be a function: yours, to check.")
+        raise TypeError(f"fn == {describe(fn)}, must be a function: yours, to check.")
 
 
 def _pos_encoding_cases():
@@ -97,7 +97,7 @@ def check_pos_encoding(fn):
     Examples
     --------
     >>> from posenc_lib import pos_encoding
-    >>> from posenc_lib.mistakes import MISTAKES
+    >>> from posenc_lib.exercise.mistakes import MISTAKES
     >>> check_pos_encoding(pos_encoding)
     CheckResult(passed=True, mistake=None)
     >>> check_pos_encoding(MISTAKES["integer-division"]).mistake
@@ -183,7 +183,7 @@ def _wraps_negative_ids(fn):
     """True if ``fn(table, -1)`` quietly returns the last row."""
     table = _lookup_cases()[0].args[0]
     try:
-        answer, why = _coerce_output(fn(table.copy(), -1), (table.shape[1],))
+        answer, why = coerce_answer(fn(table.copy(), -1), (table.shape[1],))
     except Exception:
         return False
     return why is None and close(answer, table[-1])
@@ -216,7 +216,7 @@ def check_lookup(fn):
     Examples
     --------
     >>> from posenc_lib import lookup
-    >>> from posenc_lib.mistakes import MISTAKES
+    >>> from posenc_lib.exercise.mistakes import MISTAKES
     >>> check_lookup(lookup)
     CheckResult(passed=True, mistake=None)
     >>> check_lookup(MISTAKES["added-to-table"]).mistake

@@ -9,7 +9,7 @@
   ``pos`` marked by a black line.
 
 :class:`PairCircleExplorer` (chapter 03) is the picture of
-:func:`posenc_lib.diagrams.pair_circle` with a slider for the offset ``k``.
+:func:`posenc_lib.figures.properties.pair_circle` with a slider for the offset ``k``.
 
 Moving a slider updates the artists of one matplotlib figure and sends the
 rendered PNG to an ``ipywidgets.Image``. The redraw uses blitting, as in
@@ -44,11 +44,12 @@ from matplotlib import patheffects
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ._format import format_number
-from ._validation import check_d_model, check_index, check_integer, check_positions
+from .._format import format_number
+from .._validation import check_d_model, check_index, check_integer, check_positions
+from ..positional import frequencies, pos_encoding, sinusoidal_positions
 from .circles import PAIR_CIRCLE_SIZE, draw_pair_stage, show_pair_shift
-from .plotting import PE_CMAP, blit_png, plot_encoding_bars
-from .positional import frequencies, pos_encoding, sinusoidal_positions
+from .encoding import plot_encoding_bars
+from .style import Blitter, heatmap, set_rows
 
 __all__ = [
     "PairCircleExplorer",
@@ -148,31 +149,26 @@ class PositionExplorer(widgets.VBox):
             1, 2, gridspec_kw={"width_ratios": [1.1, 1]}
         )
         self.figure.subplots_adjust(left=0.07, right=0.97, bottom=0.16, wspace=0.25)
-        self._heatmap = self.heatmap_ax.imshow(
-            np.zeros((max_pos + 1, 2)), cmap=PE_CMAP, vmin=-1, vmax=1,
-            aspect="auto", interpolation="nearest",
-        )  # fmt: skip
+        self._heatmap = heatmap(self.heatmap_ax, np.zeros((max_pos + 1, 2)))
         self.figure.colorbar(self._heatmap, ax=self.heatmap_ax, label="PE[pos, k]")
         self.heatmap_ax.set(xlabel="column k", ylabel="position pos")
         self.marker = self.heatmap_ax.axhline(
             0, color="black", linewidth=2, animated=True,
             path_effects=[patheffects.withStroke(linewidth=4, foreground="white")],
         )  # fmt: skip
-        self._drawn_d = self._background = None
+        self._drawn_d = None
+        self._blitter = Blitter(self.figure, self._moving_artists)
 
     def _draw_width(self, d_model):
         """Redraw the static parts for a new width ``d_model``, and keep them."""
         n_positions = self._heatmap.get_array().shape[0]
         table = sinusoidal_positions(range(n_positions), d_model)  # (n_pos, d)
         self._heatmap.set_data(table)
-        self._heatmap.set_extent((-0.5, d_model - 0.5, n_positions - 0.5, -0.5))
+        set_rows(self._heatmap)
         self.heatmap_ax.set_title(f"PE, positions 0-{n_positions - 1}")
         self.bars_ax.clear()
         plot_encoding_bars(np.zeros(d_model), ax=self.bars_ax)
-        for artist in self._moving_artists():
-            artist.set_animated(True)
-        self.figure.canvas.draw()  # everything except the moving artists
-        self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
+        self._blitter.invalidate()
         self._drawn_d = d_model
 
     def _moving_artists(self):
@@ -180,7 +176,7 @@ class PositionExplorer(widgets.VBox):
 
     def _render_png(self):
         """The static background plus the moving artists, as PNG bytes (blitting)."""
-        return blit_png(self.figure, self._background, self._moving_artists())
+        return self._blitter.png()
 
     def redraw(self, change=None):
         """Show the sliders' current ``pos`` and ``d``: text first, then image."""
@@ -233,7 +229,7 @@ def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
 
 
 class PairCircleExplorer(widgets.VBox):
-    """:func:`~posenc_lib.diagrams.pair_circle` with a slider for the offset ``k``.
+    """:func:`~posenc_lib.figures.circles.pair_circle` with a slider for the offset.
 
     A step moves only the arrows and the title (blitting); circle, dots and
     labels stay as drawn once. Attributes: ``offset_slider``, ``image``,
@@ -244,7 +240,7 @@ class PairCircleExplorer(widgets.VBox):
     offset : int, default 3
         Starting offset ``k``, in ``0 .. max_offset``.
     d_model, pair, n_positions, starts
-        As in :func:`~posenc_lib.diagrams.pair_circle`.
+        As in :func:`~posenc_lib.figures.properties.pair_circle`.
     max_offset : int, default 15
 
     Examples
@@ -297,8 +293,7 @@ class PairCircleExplorer(widgets.VBox):
             self.ax, self.d_model, self.pair, n_positions, len(self.starts),
             animated=True,
         )  # fmt: skip
-        self.figure.canvas.draw()  # everything except the arrows and the title
-        self._background = self.figure.canvas.copy_from_bbox(self.figure.bbox)
+        self._blitter = Blitter(self.figure, lambda: [*self.arrows, self.ax.title])
 
     def redraw(self, change=None):
         """Point the arrows for the slider's ``offset`` and show the new PNG."""
@@ -306,9 +301,7 @@ class PairCircleExplorer(widgets.VBox):
             self.ax, self.arrows, self.offset,
             d_model=self.d_model, pair=self.pair, starts=self.starts,
         )  # fmt: skip
-        self.image.value = blit_png(
-            self.figure, self._background, [*self.arrows, self.ax.title]
-        )
+        self.image.value = self._blitter.png()
 
     def arrow_points(self):
         """Arrows now drawn, ``(n_starts, 2, 2)``: ``[i, 0]`` start, ``[i, 1]`` end."""

@@ -1,4 +1,4 @@
-"""Tests of posenc_lib.commands: the exercise's command interpreter."""
+"""Tests of posenc_lib.exercise.commands: the exercise's command interpreter."""
 
 import math
 import re
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from posenc_lib import CommandError, run_commands
-from posenc_lib.mistakes import MISTAKES
+from posenc_lib.exercise.mistakes import MISTAKES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

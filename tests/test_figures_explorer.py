@@ -1,4 +1,4 @@
-"""Tests of posenc_lib.explorer: the numbers, the figure's data, the wiring, errors."""
+"""posenc_lib.figures.explorer: the numbers, the figure's data, the wiring, errors."""
 
 import math
 import re
@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 
 from posenc_lib import pos_encoding, rotation_matrix, sinusoidal_positions
-from posenc_lib.explorer import Explorer, ExplorerFigure, dot_line, explorer, pair_table
+from posenc_lib.figures.explorer import (
+    Explorer,
+    ExplorerFigure,
+    dot_line,
+    explorer,
+    pair_table,
+)
 
 
 def _reference_encoding(pos, d_model):
@@ -129,7 +135,7 @@ def test_explorer_displays_as_its_widget():
         (
             {"d_model": 66},
             ValueError,
-            "d_model == 66, must be in [0, 65), i.e. 0 <= d_model < max_d_model + 1.",
+            "d_model == 66, must be an even integer in [2, 64] (max_d_model == 64).",
         ),
         (
             {"max_pos": 0},
@@ -146,6 +152,6 @@ def test_bad_arguments_are_named(kwargs, error, message):
 
 def test_dot_line_rejects_negative_offset():
     with pytest.raises(
-        ValueError, match=re.escape("k == -1, must be an integer >= 0.")
+        ValueError, match=re.escape("offset == -1, must be an integer >= 0.")
     ):
         dot_line(3, 4, -1)

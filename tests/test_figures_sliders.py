@@ -18,8 +18,8 @@ from posenc_lib import (  # noqa: E402
     rotation_matrix,
     sinusoidal_positions,
 )
-from posenc_lib.diagrams import pair_circle  # noqa: E402
-from posenc_lib.widgets import (  # noqa: E402
+from posenc_lib.figures.circles import pair_circle  # noqa: E402
+from posenc_lib.figures.sliders import (  # noqa: E402
     PairCircleExplorer,
     PositionExplorer,
     describe_position,

@@ -37,7 +37,7 @@ mistake; they are teaching material, not tools.
 
 import numpy as np
 
-from ._validation import check_d_model, check_index, check_integer, check_table
+from .._validation import check_d_model, check_index, check_integer, check_table
 
 __all__ = [
     "DESCRIPTION",

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._format import format_numbers
-from .commands import _coerce_output
+from .._format import format_numbers
 from .mistakes import DESCRIPTION, MISTAKES, RIGHT_LINE, WRONG_LINE
 
 __all__ = [
@@ -24,6 +23,7 @@ __all__ = [
     "CheckResult",
     "Stop",
     "close",
+    "coerce_answer",
     "diagnose",
     "make_result",
     "mistake_result",
@@ -46,6 +46,29 @@ _SECTIONS = {
 }
 
 _COLOURS = {"passed": "#2e7d32", "todo": "#757575", "failed": "#c62828"}
+
+
+def coerce_answer(value, shape):
+    """``(array, None)`` for finite numbers of ``shape``, else ``(None, why)``.
+
+    Lists, tuples and numpy arrays are all accepted; ``why`` describes what came
+    back instead, for an error message.
+    """
+    if value is None:
+        return None, "None (is a `return` missing?)"
+    text = " ".join(repr(value).split())  # one line, even for an array
+    text = text if len(text) <= 70 else text[:67] + "..."
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):
+        return None, f"{text}, which is not an array of numbers"
+    if array.dtype.kind not in "iuf":
+        return None, f"{text}, which is not numbers (dtype {array.dtype})"
+    if array.shape != shape:
+        return None, f"{text}, of shape {array.shape}"
+    if not np.all(np.isfinite(array)):
+        return None, f"{text}, which holds nan or inf"
+    return array.astype(np.float64), None
 
 
 @dataclass(frozen=True)
@@ -137,7 +160,7 @@ def run_case(name, fn, case):
             see(name),
         ) from None
     shape = case.expected.shape
-    answer, why = _coerce_output(value, shape)
+    answer, why = coerce_answer(value, shape)
     if why is not None:
         raise Stop(
             f"{name}: your function returned the wrong kind of answer.",
