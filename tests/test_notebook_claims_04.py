@@ -1,5 +1,6 @@
 """Every claim of notebooks/04_common_mistakes.ipynb, recomputed with the library."""
 
+import math
 from pathlib import Path
 
 import nbformat
@@ -103,7 +104,9 @@ def test_integer_division_makes_positions_710_apart_collide(tables):
 
 def test_integer_power_truncates_and_the_error_grows():
     wrong = MISTAKES["integer-power"]
-    assert int(10000 ** (2 / 6)) == 21 and round(10000 ** (2 / 6), 4) == 21.5443
+    # d = 6: pair 1 divides by int(21.5443...) == 21 instead of 21.5443...
+    assert wrong(1, 6)[2] == pytest.approx(math.sin(1 / 21), abs=1e-15)
+    assert pos_encoding(1, 6)[2] == pytest.approx(math.sin(1 / 21.544347), abs=1e-9)
     errors = [
         np.abs(wrong(p, 6) - pos_encoding(p, 6)).max() for p in (1, 10, 100, 1000)
     ]
@@ -125,7 +128,7 @@ def test_added_to_table_writes_into_the_table():
     emb = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
     row = MISTAKES["added-to-table"](emb, 0)
     row += pos_encoding(3, 4)
-    np.testing.assert_allclose(emb[0], [0.6411, -1.4900, 1.0300, 0.9996], atol=5e-5)
+    np.testing.assert_allclose(emb[0], [0.5, -0.5, 1.0, 0.0] + pos_encoding(3, 4))
     assert np.shares_memory(MISTAKES["added-to-table"](emb, 0), emb)
     fresh = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
     row = lookup(fresh, 0)

@@ -111,7 +111,9 @@ def compare_tables(right, wrong, *, name):
         )
     difference = wrong - right  # (n_positions, d_model)
     largest = float(np.abs(difference).max())
-    fig, axes = plt.subplots(1, 3, figsize=(10.0, 3.0), sharey=True)
+    fig, axes = plt.subplots(
+        1, 3, figsize=(10.0, 3.0), sharey=True, layout="constrained"
+    )
     image = heatmap(axes[0], right)
     heatmap(axes[1], wrong)
     spread = heatmap(axes[2], difference, vmax=largest or 1.0)
