@@ -8,7 +8,7 @@ HOST   := 127.0.0.1
 PORT   ?= 8888
 VOILA_PORT ?= 8866
 
-.PHONY: lab test notebooks explorer bench lint format solutions browser-deps clean
+.PHONY: lab test notebooks explorer bench bench-grading lint format solutions browser-deps clean
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
@@ -39,6 +39,10 @@ explorer: $(STAMP)
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# Time `posenc grade` on 100 generated submissions; writes benchmarks/grading.md
+bench-grading: $(STAMP)
+	$(BIN)/python benchmarks/grading.py
 
 # Regenerate notebooks/05_exercise.ipynb from its source, notebooks/solutions/.
 solutions: $(STAMP)

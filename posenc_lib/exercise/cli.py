@@ -3,6 +3,7 @@
 Usage::
 
     python -m posenc_lib run lesson.txt        # or: posenc run lesson.txt
+    posenc grade submissions/ --out grades/    # a class's chapter-05 notebooks
     python -m posenc_lib run - < lesson.txt    # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
@@ -20,6 +21,7 @@ import sys
 from pathlib import Path
 
 from .commands import CommandError, iter_commands
+from .grading_cli import add_grade_parser, grade_main
 
 __all__ = ["main"]
 
@@ -45,6 +47,7 @@ def _parser():
         metavar="FILE.py",
         help="take lookup and/or pos_encoding from this Python file",
     )
+    add_grade_parser(commands)
     return parser
 
 
@@ -96,6 +99,8 @@ def main(argv=None):
     posenc: cannot read no-such-file.txt: No such file or directory
     """
     args = _parser().parse_args(argv)
+    if args.command == "grade":
+        return grade_main(args)
     try:
         text = _read_script(args.file)
     except (OSError, UnicodeDecodeError) as exc:
