@@ -97,6 +97,7 @@ def test_site_builds_fast_and_weighs_little(site, latency_report):
     notebooks = sorted(
         p.relative_to(REPO / "notebooks").with_suffix(".html").as_posix()
         for p in (REPO / "notebooks").rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
     )
     assert sorted(p.href for p in pages) == notebooks
     assert _html_pages(root) == sorted([*notebooks, "index.html"])
