@@ -143,7 +143,7 @@ def notebook_title(notebook, fallback):
             continue
         match = re.search(r"^#\s+(.+)$", cell.source, re.MULTILINE)
         if match:
-            return re.sub(r"[*_`$]", "", match.group(1)).strip()
+            return re.sub(r"[*`$]", "", match.group(1)).strip()
     return fallback
 
 
@@ -169,7 +169,8 @@ def course_pages(notebooks=NOTEBOOKS):
         for p in sorted((p for p in paths if p.parent == notebooks), key=_course_key)
     ]
     subs = [page(p) for p in paths if p.parent != notebooks]
-    for sub in subs:
+    for sub in subs:  # "solutions: 05 · Exercise", not the chapter's own title
+        sub.title = f"{sub.source.parent.as_posix()}: {sub.title}"
         sub.parent = _parent(sub, top, texts, notebooks)
         sub.parent.children.append(sub)
     return top + subs
@@ -331,6 +332,15 @@ NEEDS_KERNEL = (
 )
 
 
+def _stored_figure(data):
+    """The PNG an output stored beside its widget view, if any, as an ``<img>``."""
+    png = data.get("image/png")
+    if not png:
+        return ""
+    png = "".join(png) if isinstance(png, list) else png
+    return f'<img src="data:image/png;base64,{png.strip()}" alt="the stored figure">'
+
+
 def prepare(notebook):
     """Hide test markers and replace widget outputs; returns the widget specs."""
     specs = []
@@ -343,7 +353,7 @@ def prepare(notebook):
             if WIDGET_MIME not in data:
                 continue
             spec = widget_spec(cell.source, data.get("text/plain", ""))
-            static = NEEDS_KERNEL
+            static = _stored_figure(data) + NEEDS_KERNEL
             if spec["kind"] is not None:
                 static = static_widget(spec, f"w{len(specs)}")
                 specs.append(spec)
@@ -540,6 +550,8 @@ def render(page, notebooks=NOTEBOOKS):
 def build(out, notebooks=NOTEBOOKS, cache=CACHE):
     """Write the whole site into ``out``; returns the pages."""
     if out.exists():
+        if any(out.iterdir()) and not (out / "index.html").exists():
+            sys.exit(f"--out {out} is not empty and holds no site: not replacing it.")
         shutil.rmtree(out)
     (out / "static").mkdir(parents=True)
     pages = course_pages(notebooks)

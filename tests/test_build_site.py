@@ -176,6 +176,15 @@ def test_prepare_shows_a_note_for_a_widget_it_cannot_make_static():
     assert shown == {"text/html": build_site.NEEDS_KERNEL}
 
 
+def test_an_unknown_widget_with_a_stored_figure_shows_the_figure():
+    notebook = _widget_notebook("interact(f, x=3)", "interactive(children=(...))")
+    notebook.cells[0].outputs[0].data["image/png"] = "iVBORw0KGgo=\n"
+    build_site.prepare(notebook)
+    shown = notebook.cells[0].outputs[0].data["text/html"]
+    assert shown.startswith('<img src="data:image/png;base64,iVBORw0KGgo="')
+    assert shown.endswith(build_site.NEEDS_KERNEL)
+
+
 def test_pair_circle_titles_are_the_widgets_titles():
     explorer_class = find_in_posenc_lib("PairCircleExplorer")
     spec = build_site.widget_spec(
@@ -278,7 +287,7 @@ def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
     _notebook(tmp_path / "lecture.ipynb", "Lecture")
     _notebook(tmp_path / "01_a.ipynb", "01 · A")
     _notebook(tmp_path / "course_index.ipynb", "Index")
-    _notebook(tmp_path / "02_b.ipynb", "02 · *B*", "see `answers/key.ipynb`")
+    _notebook(tmp_path / "02_b.ipynb", "02 · *B* `x_y`", "see `answers/key.ipynb`")
     _notebook(tmp_path / "answers" / "01_a.ipynb", "Answers A")
     _notebook(tmp_path / "answers" / "key.ipynb", "Key")
     _notebook(tmp_path / "solutions" / "02_other.ipynb", "Solution B")
@@ -293,7 +302,8 @@ def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
         "solutions/02_other.html": "02_b.html",  # same number
         "extra/notes.html": "course_index.html",  # nothing else: the index
     }
-    assert pages[2].title == "02 · B"
+    assert pages[2].title == "02 · B x_y"
+    assert [p.title for p in pages[4:6]] == ["answers: Answers A", "answers: Key"]
 
 
 def test_nav_bar_links_previous_index_next_and_the_pages_below(tmp_path):
@@ -322,3 +332,10 @@ def test_a_tampered_mathjax_tarball_is_refused_and_removed(tmp_path):
     with pytest.raises(SystemExit, match="does not match the registry's integrity"):
         build_site.mathjax_tarball(tmp_path)
     assert not fake.exists()
+
+
+def test_build_never_replaces_a_folder_that_holds_no_site(tmp_path):
+    (tmp_path / "notes.txt").write_text("keep me")
+    with pytest.raises(SystemExit, match="is not empty and holds no site"):
+        build_site.build(tmp_path)
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
