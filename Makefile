@@ -8,7 +8,7 @@ HOST   := 127.0.0.1
 PORT   ?= 8888
 VOILA_PORT ?= 8866
 
-.PHONY: lab test notebooks explorer bench bench-grading lint format solutions browser-deps clean
+.PHONY: lab test notebooks explorer site bench bench-grading lint format solutions browser-deps clean
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
@@ -35,6 +35,12 @@ explorer: $(STAMP)
 	JUPYTER_PATH=$(CURDIR)/share/jupyter $(BIN)/voila --no-browser --Voila.ip=$(HOST) \
 		--port=$(VOILA_PORT) --ServerApp.port_retries=0 --template=posenc \
 		notebooks/explorer.ipynb
+
+# The course as static web pages in site/, from the stored outputs (nothing is
+# executed): open site/index.html, no server needed. Sliders work without a kernel;
+# MathJax comes from the npm registry (fetched once into .site-cache/ with npm).
+site: $(STAMP)
+	$(BIN)/python scripts/build_site.py
 
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)
@@ -67,4 +73,4 @@ $(STAMP): pyproject.toml scripts/jupyterlab-overrides.json
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache site
