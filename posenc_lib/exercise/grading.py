@@ -319,18 +319,21 @@ def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
             done += 1
             if progress:
                 progress(done, len(submissions))
-    write_csv(rows, out / "grades.csv")
-    return rows
+    return write_csv(rows, out / "grades.csv")
 
 
 def write_csv(rows, path):
-    """Write ``rows`` (dicts with :data:`COLUMNS`) sorted by learner and task."""
+    """Write ``rows`` (dicts with :data:`COLUMNS`) sorted by learner and task.
+
+    Returns the rows in that order.
+    """
     order = {task: n for n, task in enumerate(TASKS)}
     rows = sorted(rows, key=lambda r: (r["learner"], order.get(r["task"], 99)))
     with open(path, "w", newline="", encoding="utf-8") as file:
         writer = csv.DictWriter(file, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+    return rows
 
 
 def merge(csv_paths, out):
@@ -346,5 +349,4 @@ def merge(csv_paths, out):
             rows += list(csv.DictReader(file))
         for page in (path.parent / "feedback").glob("*.html"):
             (out / "feedback" / page.name).write_bytes(page.read_bytes())
-    write_csv(rows, out / "grades.csv")
-    return rows
+    return write_csv(rows, out / "grades.csv")
