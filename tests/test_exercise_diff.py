@@ -25,6 +25,7 @@ def test_the_same_output_agrees():
     assert isinstance(comparison, OutputComparison)
     assert (comparison.same, comparison.first) == (True, None)
     assert comparison.summary() == "Same output: all 4 lines agree."
+    assert repr(comparison) == "OutputComparison(same=True, first=None)"
 
 
 def test_a_trailing_newline_and_trailing_spaces_are_ignored():

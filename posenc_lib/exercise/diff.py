@@ -28,7 +28,7 @@ _HIGHLIGHT = "#ffcdd2"  # the first differing line
 _DIFFERS = "#fff3e0"  # later differing lines
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class OutputComparison:
     """Two outputs paired line by line.
 
@@ -43,8 +43,8 @@ class OutputComparison:
     Examples
     --------
     >>> comparison = compare_outputs("1.0000\\n2.0000", "1.0000\\n2.5000")
-    >>> comparison.same, comparison.first
-    (False, 2)
+    >>> comparison
+    OutputComparison(same=False, first=2)
     """
 
     rows: tuple
@@ -66,6 +66,9 @@ class OutputComparison:
             f"{differing} of {len(self.rows)} lines differ; the first is line "
             f"{self.first}{where}."
         )
+
+    def __repr__(self):
+        return f"OutputComparison(same={self.same}, first={self.first})"
 
     def __str__(self):
         width = max([len("yours")] + [len(_text(mine)) for mine, _ in self.rows])
