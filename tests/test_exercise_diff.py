@@ -45,7 +45,7 @@ def test_the_first_differing_line_and_number_are_named():
 def test_text_form_marks_the_first_difference_and_later_ones():
     comparison = compare_outputs("a\nb\nc\nd", "a\nB\nc\nD")
     assert str(comparison).splitlines() == [
-        "2 of 4 lines differ; the first is line 2, number 1: yours b, reference B.",
+        "2 of 4 lines differ; the first is line 2.",
         "      yours  reference",
         "    1 a      a",
         ">>  2 b      B",
@@ -79,6 +79,11 @@ def test_text_form_marks_the_first_difference_and_later_ones():
 )
 def test_lines_and_numbers_that_are_missing(mine, reference, summary):
     assert compare_outputs(mine, reference).summary() == summary
+
+
+def test_a_line_that_is_not_numbers_is_named_without_a_number():
+    comparison = compare_outputs("error: line 6: LOOKUP failed", "0.5000 1.0000")
+    assert comparison.summary() == "1 of 1 lines differ; the first is line 1."
 
 
 def test_missing_lines_show_as_no_line():

@@ -106,9 +106,18 @@ def _first_word(mine, reference):
         return f" ({'yours' if mine is None else 'the reference'} has no line there)"
     words, expected = mine.split(), reference.split()
     for index, (a, b) in enumerate(zip(words, expected, strict=False), start=1):
-        if a != b:
-            return f", number {index}: yours {a}, reference {b}"
+        if a != b:  # name the number, if both are numbers (an error line is not)
+            numbers = _is_number(a) and _is_number(b)
+            return f", number {index}: yours {a}, reference {b}" if numbers else ""
     return f" (yours has {len(words)} numbers, the reference {len(expected)})"
+
+
+def _is_number(word):
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _html_row(number, mine, reference, first):
@@ -120,7 +129,7 @@ def _html_row(number, mine, reference, first):
         style = f" style='background: {_DIFFERS}'"
     mark = "&#9654;" if number == first else "&ne;" if mine != reference else ""
     return (
-        f"<tr{style}><td>{mark} {number}</td>"
+        f"<tr{style}><td style='white-space: nowrap'>{mark} {number}</td>"
         f"<td style='text-align: left'>{html.escape(_text(mine))}</td>"
         f"<td style='text-align: left'>{html.escape(_text(reference))}</td></tr>"
     )
