@@ -20,6 +20,7 @@ import html
 from dataclasses import dataclass
 
 from .._validation import describe
+from .commands import _is_number
 
 __all__ = ["OutputComparison", "compare_outputs"]
 
@@ -110,14 +111,6 @@ def _first_word(mine, reference):
             numbers = _is_number(a) and _is_number(b)
             return f", number {index}: yours {a}, reference {b}" if numbers else ""
     return f" (yours has {len(words)} numbers, the reference {len(expected)})"
-
-
-def _is_number(word):
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
 
 
 def _html_row(number, mine, reference, first):
