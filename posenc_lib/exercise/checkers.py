@@ -241,7 +241,7 @@ def check_lookup(fn):
     hints = _row_hint(cases[wrong[0]], answers[wrong[0]]) if wrong else []
     result = diagnose("lookup", cases, answers, {}, example=0, hints=hints)
     if result.passed and _wraps_negative_ids(fn):
-        return make_result(True, None, [result.message, _WRAP_NOTE])
+        return make_result(True, None, [result.message, "", _WRAP_NOTE])
     return result
 
 
