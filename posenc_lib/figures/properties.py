@@ -242,9 +242,9 @@ def look_back_heatmaps(panels, *, offset):
     vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
     rows = np.arange(offset, n_positions)  # query positions with a key offset back
     fig, axes = plt.subplots(
-        1, len(checked), figsize=(3.3 * len(checked) + 1.0, 3.4), squeeze=False,
-        layout="constrained",
-    )  # fmt: skip
+        1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False
+    )
+    fig.subplots_adjust(bottom=0.22, wspace=0.3)  # room for the legend below
     for ax, (title, scores) in zip(axes[0], checked, strict=True):
         image = heatmap(ax, scores, vmax=vmax)
         ax.set_aspect("equal")
@@ -259,8 +259,7 @@ def look_back_heatmaps(panels, *, offset):
         )  # fmt: skip
         ax.set(title=title, xlabel="key position q")
     axes[0, 0].set_ylabel("query position p")
-    fig.colorbar(image, ax=axes[0], label="score[p, q]", shrink=0.8)
-    fig.legend(
-        *axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncols=2
-    )
+    fig.colorbar(image, ax=axes[0].tolist(), label="score[p, q]", shrink=0.8)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncols=2)
     return fig
