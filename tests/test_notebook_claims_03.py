@@ -132,6 +132,9 @@ def test_wavelengths_grow_geometrically_from_2pi():
     longest = 2 * math.pi * 10000 ** ((D_MODEL - 2) / D_MODEL)
     assert lam[-1] == pytest.approx(longest, rel=1e-12)
     assert (round(longest, 1), round(10000 * 2 * math.pi, 1)) == (19869.2, 62831.9)
+    # "only for a wide model does the longest wavelength come close to 10000 * 2 pi"
+    ratios = [wavelengths(d)[-1] / (10000 * 2 * math.pi) for d in (16, 512)]
+    assert ratios[0] < 0.32 and ratios[1] > 0.96
     np.testing.assert_allclose(lam[1:] / lam[:-1], 10000 ** (2 / D_MODEL))
     assert lam.round(1).tolist()[:3] == [6.3, 19.9, 62.8]
 
