@@ -85,7 +85,7 @@ _DEFAULT_TOLERANCE = 1e-3
 _FLOOR = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-6}  # rounding noise
 _DEFAULT_FLOOR = 1e-9
 _SAMPLE_ROWS = 256  # rows compared for each candidate (all rows for the winner)
-_MISTAKE_ROWS = 32  # the mistakes are loops in Python: a few rows suffice
+_MISTAKE_ROWS = 16  # the mistakes are loops in Python: a few rows suffice
 
 
 class Identification(NamedTuple):
@@ -420,7 +420,8 @@ def _result(candidate, matched, d_model, positions, tolerance):
             "Not a sinusoidal encoding I recognise. The nearest candidate is "
             f"{_describe(candidate, d_model)}, with a largest difference of "
             f"{candidate.distance:.3g} in one entry (a match is within "
-            f"{tolerance:g})."
+            f"{tolerance:g}). If the rows are not positions 0, 1, 2, ..., "
+            "pass positions=."
         )
         return Identification(None, None, None, None, None, candidate.distance, message)
     perm = None
