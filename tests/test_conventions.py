@@ -30,14 +30,22 @@ from posenc_lib.exercise.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 # --- the peers' recipes ------------------------------------------------------------
 
 
-def pytorch_tutorial(max_len, d, dtype=np.float32):
-    """PyTorch's tutorial: ``div_term = exp(arange(0, d, 2) * -log(1e4) / d)``."""
-    position = np.arange(max_len, dtype=dtype)[:, None]
+def pytorch_tutorial_rows(positions, d, dtype=np.float32):
+    """PyTorch's tutorial: ``div_term = exp(arange(0, d, 2) * -log(1e4) / d)``.
+
+    Its table is this at ``range(max_len)``; any rows give the same arithmetic.
+    """
+    position = np.asarray(positions, dtype=dtype)[:, None]
     div_term = np.exp(np.arange(0, d, 2, dtype=dtype) * dtype(-(math.log(10000.0) / d)))
-    pe = np.zeros((max_len, d), dtype=dtype)
+    pe = np.zeros((len(position), d), dtype=dtype)
     pe[:, 0::2] = np.sin(position * div_term)
     pe[:, 1::2] = np.cos(position * div_term)
     return pe
+
+
+def pytorch_tutorial(max_len, d, dtype=np.float32):
+    """The tutorial's precomputed table of ``max_len`` rows."""
+    return pytorch_tutorial_rows(range(max_len), d, dtype)
 
 
 def pytorch_tutorial_forward(x, max_len=5000):
