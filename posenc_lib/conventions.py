@@ -28,8 +28,9 @@ References
 ----------
 .. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5.
 .. [2] tensor2tensor, ``common_attention.get_timing_signal_1d``.
-.. [3] J. Ho et al., "Denoising Diffusion Probabilistic Models", 2020 (the
-   timestep embedding of its code and of guided-diffusion).
+.. [3] J. Ho et al., "Denoising Diffusion Probabilistic Models", 2020 (its
+   timestep embedding: tensor2tensor's); P. Dhariwal and A. Nichol, "Diffusion
+   Models Beat GANs on Image Synthesis", 2021 (guided-diffusion: cos-first).
 """
 
 from typing import NamedTuple
@@ -63,11 +64,12 @@ USED_BY = {
     "and d2l",
     "concat": "Marian and RoFormer in Hugging Face transformers, GPT-J's "
     "sinusoidal positions, Transformer-XL and many diffusion codebases",
-    "cos-first": "the DDPM and guided-diffusion timestep embeddings and diffusers' "
-    "get_timestep_embedding with flip_sin_to_cos=True",
+    "cos-first": "the timestep embeddings of OpenAI's guided-diffusion and GLIDE, "
+    "and diffusers' get_timestep_embedding with flip_sin_to_cos=True and "
+    "downscale_freq_shift=0",
     "tensor2tensor": "tensor2tensor's get_timing_signal_1d, fairseq, FSMT and "
-    "M2M100 in Hugging Face transformers, and diffusers' get_timestep_embedding "
-    "by default",
+    "M2M100 in Hugging Face transformers, the DDPM timestep embedding, and "
+    "diffusers' get_timestep_embedding by default",
 }
 
 _LAYOUT = {

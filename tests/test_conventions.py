@@ -3,7 +3,7 @@
 Every reference below is the library's own formula transcribed in numpy (with
 the dtype it computes in), not a call into posenc_lib: the PyTorch tutorial,
 d2l, DistilBERT, keras_hub, Marian/RoFormer, GPT-J, Transformer-XL,
-tensor2tensor, FSMT, guided-diffusion and diffusers. No peer package is
+tensor2tensor, FSMT, DDPM, guided-diffusion and diffusers. No peer package is
 imported.
 """
 
@@ -156,6 +156,15 @@ def guided_diffusion(timesteps, dim, max_period=10000):
     return np.concatenate([np.cos(args), np.sin(args)], axis=-1)
 
 
+def ddpm(timesteps, embedding_dim):
+    """DDPM's ``get_timestep_embedding`` (diffusion_tf/nn.py), in numpy."""
+    half_dim = embedding_dim // 2
+    emb = math.log(10000) / (half_dim - 1)
+    emb = np.exp(np.arange(half_dim, dtype=np.float32) * -emb)
+    emb = np.asarray(timesteps, dtype=np.float32)[:, None] * emb[None, :]
+    return np.concatenate([np.sin(emb), np.cos(emb)], axis=1)
+
+
 def diffusers(timesteps, dim, flip_sin_to_cos=False, downscale_freq_shift=1):
     """diffusers' ``get_timestep_embedding`` (``max_period = 10000``)."""
     half = dim // 2
@@ -179,6 +188,7 @@ PEERS = {  # name -> (table builder (n, d), its convention, positions, first pos
     "transformer-xl": (transformer_xl, "concat", range(N - 1, -1, -1), N - 1),
     "tensor2tensor": (tensor2tensor, "tensor2tensor", None, 0),
     "fsmt": (fsmt, "tensor2tensor", None, 2),
+    "ddpm": (lambda n, d: ddpm(range(n), d), "tensor2tensor", None, 0),
     "guided-diffusion": (
         lambda n, d: guided_diffusion(range(n), d),
         "cos-first",

@@ -249,7 +249,7 @@ def tensor2tensor_row(pos, d):
 
 
 def cos_first_row(pos, d):
-    """The DDPM / guided-diffusion timestep embedding for one step: [cos | sin]."""
+    """guided-diffusion's timestep embedding for one step: [cos | sin]."""
     m = d // 2
     args = [pos * math.exp(-math.log(10000.0) * i / m) for i in range(m)]
     return [math.cos(a) for a in args] + [math.sin(a) for a in args]
