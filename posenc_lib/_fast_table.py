@@ -33,6 +33,7 @@ __all__ = [
     "rounding_error",
     "row_blocks",
     "takes_fast_path",
+    "to_halves",
 ]
 
 FAST_MIN_ROWS = 64  # below this many rows the direct formula is just as quick
@@ -103,6 +104,26 @@ def row_blocks(out):
     rows = _scratch_rows(out, bytes_per_row=12 * 8 * (out.shape[1] // 2))
     for first in range(0, out.shape[0], rows):
         yield slice(first, min(first + rows, out.shape[0]))
+
+
+def to_halves(table):
+    """Reorder ``table``'s columns in place from (sin, cos) pairs to two halves.
+
+    Column ``2 * pair`` moves to ``pair`` and ``2 * pair + 1`` to
+    ``d_model // 2 + pair``, a bounded block of rows at a time, so the scratch
+    memory stays a few percent of the table and both layouts share one path.
+
+    Examples
+    --------
+    >>> table = np.array([[0.0, 1.0, 2.0, 3.0]])
+    >>> to_halves(table)
+    >>> table
+    array([[0., 2., 1., 3.]])
+    """
+    half = table.shape[1] // 2
+    for rows in row_blocks(table):
+        block = table[rows].copy()  # (rows, d_model)
+        table[rows, :half], table[rows, half:] = block[:, 0::2], block[:, 1::2]
 
 
 def _rotors(positions, divisors):

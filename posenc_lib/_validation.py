@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "check_choice",
     "check_d_model",
     "check_dtype",
     "check_index",
@@ -109,6 +110,26 @@ def check_positive(value, name):
     if not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} == {value}, must be a finite number > 0.")
     return float(value)
+
+
+def check_choice(value, name, choices):
+    """Return ``value`` if it is one of the strings ``choices``, or raise naming them.
+
+    Examples
+    --------
+    >>> check_choice("concat", "layout", ("interleaved", "concat"))
+    'concat'
+    >>> check_choice("halves", "layout", ("interleaved", "concat"))
+    Traceback (most recent call last):
+    ...
+    ValueError: layout == 'halves', must be one of 'interleaved', 'concat'.
+    """
+    expected = "must be one of " + ", ".join(repr(choice) for choice in choices)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} == {describe(value)}, {expected}.")
+    if value not in choices:
+        raise ValueError(f"{name} == {value!r}, {expected}.")
+    return value
 
 
 def check_dtype(dtype, name="dtype"):

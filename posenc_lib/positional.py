@@ -16,6 +16,12 @@ with ``base = 10000``. Wavelengths grow geometrically from ``2*pi`` (pair 0) to
 ``2*pi * base ** ((d_model - 2) / d_model)`` (the last pair), just short of
 ``2*pi * base``.
 
+This *interleaved* layout is the paper's and the lesson's. Many libraries store
+the same numbers as two halves, all the sines then all the cosines
+(``layout="concat"``: column ``pair`` holds the sine and column
+``d_model // 2 + pair`` the cosine); :mod:`posenc_lib.conventions` names the
+layouts real code uses and recognises them.
+
 The functions below compute exactly this. For a long contiguous range of
 positions, :func:`sinusoidal_positions` hands over to a faster route with the same
 results (``posenc_lib._fast_table``: each row is an exactly computed row rotated
@@ -30,6 +36,7 @@ import numpy as np
 
 from . import _fast_table
 from ._validation import (
+    check_choice,
     check_d_model,
     check_dtype,
     check_integer,
@@ -38,6 +45,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "LAYOUTS",
     "frequencies",
     "pos_encoding",
     "rotation_matrix",
@@ -45,8 +53,12 @@ __all__ = [
     "wavelengths",
 ]
 
+LAYOUTS = ("interleaved", "concat")  # [sin, cos, sin, cos, ...] or [sin... | cos...]
 
-def sinusoidal_positions(positions, d_model, *, base=10000.0, dtype=np.float64):
+
+def sinusoidal_positions(
+    positions, d_model, *, base=10000.0, dtype=np.float64, layout="interleaved"
+):
     """Sinusoidal encodings of the given positions, one row per position.
 
     Parameters
@@ -61,12 +73,18 @@ def sinusoidal_positions(positions, d_model, *, base=10000.0, dtype=np.float64):
     dtype : floating dtype, default numpy.float64
         Dtype of the result. Angles are always computed in float64, so a float32
         table is accurate (to float32 rounding) even at very large positions.
+    layout : {"interleaved", "concat"}, default "interleaved"
+        Where the sine and cosine of each pair go: columns ``2 * pair`` and
+        ``2 * pair + 1`` (the paper's layout), or columns ``pair`` and
+        ``d_model // 2 + pair`` (``[sin | cos]`` halves, as Marian, GPT-J and
+        Transformer-XL store it). The same numbers, in another column order.
 
     Returns
     -------
     numpy.ndarray of shape (n, d_model)
         Row ``r`` encodes ``positions[r]``: column ``2 * pair`` holds
-        ``sin(angle)`` and column ``2 * pair + 1`` holds ``cos(angle)``.
+        ``sin(angle)`` and column ``2 * pair + 1`` holds ``cos(angle)``
+        (``layout="interleaved"``).
 
     Raises
     ------
@@ -74,8 +92,8 @@ def sinusoidal_positions(positions, d_model, *, base=10000.0, dtype=np.float64):
         If ``d_model`` or a position is not an integer, or ``dtype`` is not a
         floating-point type.
     ValueError
-        If ``d_model`` is odd or < 2, a position is negative, or ``positions`` is
-        empty or not 1-D.
+        If ``d_model`` is odd or < 2, a position is negative, ``positions`` is
+        empty or not 1-D, or ``layout`` is not one of :data:`LAYOUTS`.
 
     Examples
     --------
@@ -86,12 +104,23 @@ def sinusoidal_positions(positions, d_model, *, base=10000.0, dtype=np.float64):
     array([[ 0.909297, -0.416147],
            [ 0.      ,  1.      ],
            [-0.958924,  0.283662]])
+    >>> sinusoidal_positions([0, 1], 4, layout="concat").round(6)
+    array([[0.      , 0.      , 1.      , 1.      ],
+           [0.841471, 0.01    , 0.540302, 0.99995 ]])
     """
     positions = check_positions(positions)  # (n,)
     d_model = check_d_model(d_model)
     base, dtype = check_positive(base, "base"), check_dtype(dtype)
-    pair = np.arange(d_model // 2)  # (d_model // 2,): columns 2 pair and 2 pair + 1
-    divisor = base ** (2 * pair / d_model)  # (d_model // 2,)
+    layout = check_choice(layout, "layout", LAYOUTS)
+    table = _interleaved(positions, d_model, base, dtype)  # (n, d_model)
+    if layout == "concat":  # the same columns reordered: [0, 2, ..., 1, 3, ...]
+        _fast_table.to_halves(table)  # in place, a block of rows at a time
+    return table
+
+
+def _interleaved(positions, d_model, base, dtype):
+    """The table in the paper's layout: sines in even columns, cosines in odd ones."""
+    divisor = _divisors(d_model, base)  # (d_model // 2,): base ** (2 * pair / d)
     if _fast_table.takes_fast_path(positions, dtype):  # a long run a, a + 1, ...
         return _fast_table.rotated_table(positions[0], len(positions), divisor, dtype)
     table = np.empty((len(positions), d_model), dtype=dtype)  # (n, d_model)
@@ -106,7 +135,7 @@ def sinusoidal_positions(positions, d_model, *, base=10000.0, dtype=np.float64):
     return table
 
 
-def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64):
+def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64, layout="interleaved"):
     """The encoding of one position, ``PE[pos]``.
 
     Parameters
@@ -115,7 +144,7 @@ def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64):
         A non-negative position.
     d_model : int
         Width of the encoding, an even integer >= 2.
-    base, dtype
+    base, dtype, layout
         As in :func:`sinusoidal_positions`.
 
     Returns
@@ -130,9 +159,15 @@ def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64):
     array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
     >>> pos_encoding(0, 6)
     array([0., 1., 0., 1., 0., 1.])
+
+    Marian's layout, the sines first:
+
+    >>> pos_encoding(3, 4, layout="concat").round(4)
+    array([ 0.1411,  0.03  , -0.99  ,  0.9996])
     """
     pos = check_integer(pos, "pos", min_value=0)
-    return sinusoidal_positions([pos], d_model, base=base, dtype=dtype)[0]
+    table = sinusoidal_positions([pos], d_model, base=base, dtype=dtype, layout=layout)
+    return table[0]
 
 
 def _divisors(d_model, base):

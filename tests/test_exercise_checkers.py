@@ -288,11 +288,81 @@ def test_a_wrong_lookup_gets_no_angle_report():
     assert "angle" not in message
 
 
-def test_sines_and_cosines_in_halves_get_their_own_explanation():
+def test_sines_and_cosines_in_halves_are_a_convention_not_a_mistake():
     result = check_sinusoidal_positions(concatenated_halves)
-    assert (result.passed, result.mistake) == (False, None)
+    assert (result.passed, result.mistake, result.convention) == (
+        False,
+        None,
+        "concat",
+    )
+    assert repr(result) == (
+        "CheckResult(passed=False, mistake=None, convention='concat')"
+    )
+    lines = result.message.splitlines()
+    assert lines[0] == (
+        "sinusoidal_positions: not the exercise's layout yet; your answer follows "
+        "the 'concat' convention."
+    )
     assert "Row 0 of the answer:" in result.message
-    assert "The sines fill the first d/2 columns" in result.message
+    assert "That is a valid convention, used by Marian" in result.message
+    assert "The exercise asks for the interleaved one" in result.message
+    assert "should alternate" not in result.message
+
+
+def tensor2tensor_row(pos, d):
+    """tensor2tensor's get_timing_signal_1d for one position, written out."""
+    m = d // 2
+    increment = math.log(10000.0) / max(m - 1, 1)
+    scaled = [pos * math.exp(-i * increment) for i in range(m)]
+    return [math.sin(a) for a in scaled] + [math.cos(a) for a in scaled]
+
+
+def cos_first_row(pos, d):
+    """guided-diffusion's timestep embedding for one step: [cos | sin]."""
+    m = d // 2
+    args = [pos * math.exp(-math.log(10000.0) * i / m) for i in range(m)]
+    return [math.cos(a) for a in args] + [math.sin(a) for a in args]
+
+
+CONVENTION_ANSWERS = [
+    (check_pos_encoding, lambda p, d: concatenated_halves([p], d)[0], "concat"),
+    (check_pos_encoding, tensor2tensor_row, "tensor2tensor"),
+    (check_pos_encoding, cos_first_row, "cos-first"),
+    (check_sinusoidal_positions, concatenated_halves, "concat"),
+    (
+        check_sinusoidal_positions,
+        lambda ps, d: [tensor2tensor_row(p, d) for p in ps],
+        "tensor2tensor",
+    ),
+    (
+        check_sinusoidal_positions,
+        lambda ps, d: [cos_first_row(p, d) for p in ps],
+        "cos-first",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "fn", "convention"),
+    CONVENTION_ANSWERS,
+    ids=[f"{c.__name__}-{name}" for c, _, name in CONVENTION_ANSWERS],
+)
+def test_another_librarys_convention_fails_but_is_no_mistake(check, fn, convention):
+    result = check(fn)
+    assert (result.passed, result.mistake, result.convention) == (
+        False,
+        None,
+        convention,
+    )
+    assert f"follows the '{convention}' convention" in result.message
+    assert "That is a valid convention" in result.message
+    assert "To change:" in result.message
+
+
+def test_right_answers_and_mistakes_carry_no_convention():
+    assert check_pos_encoding(pos_encoding).convention is None
+    assert check_pos_encoding(MISTAKES["sine-only"]).convention is None
+    assert check_sinusoidal_positions(rowwise("k-instead-of-pair")).convention is None
 
 
 def test_a_transposed_answer_is_pointed_out():

@@ -168,6 +168,47 @@ def test_peak_scratch_memory_is_under_10_percent_of_the_output(positions, dtype)
     assert peak - table.nbytes <= 0.10 * table.nbytes
 
 
+# --- layout="concat": the same numbers, sines first ---------------------------
+
+
+def halves(table):
+    """An interleaved table regrouped as [sin | cos] halves, written out here."""
+    return np.concatenate([table[:, 0::2], table[:, 1::2]], axis=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize(
+    "positions",
+    [range(3000), range(10**9 - 100, 10**9), [5, 0, 17, 3, 3]],
+    ids=["fast-path", "fast-path-at-a-billion", "direct"],
+)
+def test_concat_layout_is_the_interleaved_table_regrouped(positions, dtype):
+    interleaved = sinusoidal_positions(positions, 64, dtype=dtype)
+    concat = sinusoidal_positions(positions, 64, dtype=dtype, layout="concat")
+    assert concat.dtype == dtype
+    np.testing.assert_array_equal(concat, halves(interleaved))
+
+
+@pytest.mark.parametrize("first", [0, 10**6, 10**9 - 100])
+def test_concat_float32_is_within_2e_7_of_30_digits(first):
+    positions = np.arange(first, first + 100)  # contiguous: the fast path
+    table = sinusoidal_positions(positions, 64, dtype=np.float32, layout="concat")
+    sample = [0, 1, 50, 98, 99]
+    exact = halves(mpmath_table(positions[sample], 64))
+    assert np.abs(table[sample].astype(np.float64) - exact).max() <= 2e-7
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_concat_layout_keeps_scratch_memory_under_10_percent(dtype):
+    tracemalloc.start()
+    try:
+        table = sinusoidal_positions(range(4096), 512, dtype=dtype, layout="concat")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak - table.nbytes <= 0.10 * table.nbytes
+
+
 # --- which path is taken ------------------------------------------------------
 
 

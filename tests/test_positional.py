@@ -394,3 +394,49 @@ def test_bad_base_and_dtype(kwargs, error, message):
 def test_bad_scalar_arguments(call, error, message):
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         call()
+
+
+# --- layout ---------------------------------------------------------------------
+
+
+def test_marian_worked_numbers_at_position_3_width_4():
+    # Marian (transformers): sin of the pairs' angles, then their cos
+    np.testing.assert_array_equal(
+        pos_encoding(3, 4, layout="concat").round(4), [0.1411, 0.03, -0.99, 0.9996]
+    )
+
+
+def test_concat_layout_matches_plain_loop_in_halves():
+    expected = reference([0, 7, 2, 1000], 10)  # (4, 10) interleaved
+    np.testing.assert_allclose(
+        sinusoidal_positions([0, 7, 2, 1000], 10, layout="concat"),
+        np.hstack([expected[:, 0::2], expected[:, 1::2]]),
+        atol=1e-12,
+    )
+
+
+BAD_LAYOUTS = [
+    (
+        "halves",
+        ValueError,
+        "layout == 'halves', must be one of 'interleaved', 'concat'.",
+    ),
+    ("half", ValueError, "layout == 'half', must be one of 'interleaved', 'concat'."),
+    (None, TypeError, "layout == None, must be one of 'interleaved', 'concat'."),
+    (2, TypeError, "layout == 2 (int), must be one of 'interleaved', 'concat'."),
+]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [sinusoidal_positions, lambda p, d, **kw: pos_encoding(p[0], d, **kw)],
+    ids=["sinusoidal_positions", "pos_encoding"],
+)
+@pytest.mark.parametrize(
+    ("layout", "error", "message"),
+    BAD_LAYOUTS,
+    ids=["unknown", "rope-name", "none", "int"],
+)
+def test_bad_layout_names_the_choices(call, layout, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call([1], 4, layout=layout)

@@ -5,8 +5,10 @@ public checkers. A checker runs the learner's function on every case with
 :func:`run_case` (a crash, a stub or an answer of the wrong shape stops it with a
 :class:`Stop` carrying the finished result), then :func:`diagnose` compares the
 answers with the right ones and, if they differ, with each mistake's answers.
-Answers count as equal within ``rtol = atol = 1e-6``: a float32 answer passes,
-and every mistake is off by far more on at least one case.
+An answer that follows another library's valid layout is told so
+(:func:`convention_result`) instead of being diagnosed. Answers count as equal
+within ``rtol = atol = 1e-6``: a float32 answer passes, and every mistake is
+off by far more on at least one case.
 """
 
 import copy
@@ -25,7 +27,9 @@ __all__ = [
     "Stop",
     "close",
     "coerce_answer",
+    "convention_result",
     "diagnose",
+    "first_difference",
     "make_result",
     "mistake_result",
     "run_case",
@@ -102,6 +106,11 @@ class CheckResult:
         The id of the common mistake the answers match, if any.
     message : str
         A readable report; its first line is a one-line summary.
+    convention : str or None, default None
+        When the answer is a valid layout of real libraries other than the
+        exercise's: its id in :data:`posenc_lib.conventions.CONVENTIONS`
+        (``"concat"``, ``"cos-first"`` or ``"tensor2tensor"``). Not a mistake,
+        but not what the exercise asks for either.
 
     Examples
     --------
@@ -110,17 +119,21 @@ class CheckResult:
     CheckResult(passed=False, mistake='sine-only')
     >>> print(result)
     pos_encoding: sine-only.
+    >>> CheckResult(False, None, "...", convention="concat")
+    CheckResult(passed=False, mistake=None, convention='concat')
     """
 
     passed: bool
     mistake: str | None
     message: str
+    convention: str | None = None
 
     def __str__(self):
         return self.message
 
     def __repr__(self):
-        return f"CheckResult(passed={self.passed}, mistake={self.mistake!r})"
+        extra = "" if self.convention is None else f", convention={self.convention!r}"
+        return f"CheckResult(passed={self.passed}, mistake={self.mistake!r}{extra})"
 
     def _repr_html_(self):
         verdict, notes = split_notes(self.message)
@@ -257,7 +270,7 @@ def show(array):
     return f"[{format_numbers(array)}]"
 
 
-def _first_difference(case, answer, what):
+def first_difference(case, answer, what="the answer"):
     """Lines showing where ``answer`` and ``case.expected`` first differ."""
     expected = case.expected
     lines = [f"Tried:    {case.call}"]
@@ -336,7 +349,7 @@ def diagnose(name, cases, answers, candidates, *, example=1, hints=()):
                 f"For example {shown.call} = {show(shown.expected)}.",
             ],
         )
-    where = _first_difference(cases[wrong[0]], answers[wrong[0]], "the answer")
+    where = first_difference(cases[wrong[0]], answers[wrong[0]])
     for mistake, outputs in candidates.items():
         if all(close(a, b) for a, b in zip(answers, outputs, strict=True)):
             return mistake_result(name, mistake, where)
@@ -367,3 +380,37 @@ def mistake_result(name, mistake, where):
     return make_result(
         False, None, [f"{name}: not right yet.", *where, mistake, see(name)]
     )
+
+
+_HOW_TO_INTERLEAVE = (
+    "The exercise asks for the interleaved one: sin(angle) in column 2*pair and "
+    "cos(angle) in column 2*pair + 1."
+)
+
+_CHANGE = {
+    "concat": "To change: write each pair's sine and cosine side by side "
+    "(columns 2*pair and 2*pair + 1) instead of concatenating all sines, then all "
+    "cosines.",
+    "cos-first": "To change: the sine comes first in each pair; write sin(angle) "
+    "and cos(angle) side by side (columns 2*pair and 2*pair + 1) instead of "
+    "[cos | sin] halves.",
+    "tensor2tensor": "To change: use the exponent 2 * pair / d (yours is "
+    "pair / (d/2 - 1)), and write sin and cos side by side (columns 2*pair and "
+    "2*pair + 1) instead of [sin | cos] halves.",
+}
+
+
+def convention_result(name, convention, where):
+    """A failed result for an answer in another library's valid ``convention``."""
+    from ..conventions import USED_BY
+
+    lines = [
+        f"{name}: not the exercise's layout yet; your answer follows the "
+        f"'{convention}' convention.",
+        *where,
+        f"That is a valid convention, used by {USED_BY[convention]}.",
+        _HOW_TO_INTERLEAVE,
+        _CHANGE[convention],
+        see(name),
+    ]
+    return CheckResult(False, None, "\n".join(lines), convention=convention)

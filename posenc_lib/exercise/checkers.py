@@ -25,13 +25,16 @@ API
     What each returns: ``.passed`` (bool), ``.mistake`` (an id of
     :data:`posenc_lib.exercise.mistakes.MISTAKES` or ``None``), ``.message`` (for a
     person: what was tried, expected and returned, the mistake it matches and
-    where in the lesson to look). ``str(result)`` is the message; a notebook
-    shows it as a coloured box.
+    where in the lesson to look) and ``.convention`` (set when the answer is
+    another library's valid layout, such as ``[sin | cos]`` halves: not a
+    mistake, but not the exercise's layout). ``str(result)`` is the message; a
+    notebook shows it as a coloured box.
 """
 
 import numpy as np
 
 from .._validation import describe
+from ..conventions import encoding_table
 from ..embedding import lookup as _right_lookup
 from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
@@ -41,7 +44,9 @@ from ._checking import (
     Stop,
     close,
     coerce_answer,
+    convention_result,
     diagnose,
+    first_difference,
     make_result,
     mistake_result,
     run_case,
@@ -56,16 +61,43 @@ __all__ = [
     "check_sinusoidal_positions",
 ]
 
-_CONCATENATED = (
-    "The sines fill the first d/2 columns and the cosines the last d/2; they "
-    "should alternate: column 2*pair holds sin, column 2*pair + 1 holds cos."
-)
+_OTHER_CONVENTIONS = ("concat", "cos-first", "tensor2tensor")  # valid, not asked for
 
 
-def _concatenated(positions, d):
-    """The encoding with [sin..., cos...] halves instead of interleaved columns."""
-    right = _right_sinusoidal_positions(positions, d)  # (n, d)
-    return np.concatenate([right[:, 0::2], right[:, 1::2]], axis=1)  # (n, d)
+def _convention(cases, answers, table_of):
+    """The other library convention every answer follows, or None.
+
+    ``table_of(convention, case)`` is that convention's answer to ``case``.
+    """
+    for convention in _OTHER_CONVENTIONS:
+        if all(
+            close(answer, table_of(convention, case))
+            for case, answer in zip(cases, answers, strict=True)
+        ):
+            return convention
+    return None
+
+
+def _judge(name, cases, answers, candidates, table_of, **options):
+    """Another library's convention first (not a mistake), then ``diagnose``."""
+    convention = _convention(cases, answers, table_of)
+    if convention is None:
+        return diagnose(name, cases, answers, candidates, **options)
+    wrong = next(
+        i for i, case in enumerate(cases) if not close(answers[i], case.expected)
+    )
+    return convention_result(
+        name, convention, first_difference(cases[wrong], answers[wrong])
+    )
+
+
+def _convention_row(convention, case):
+    pos, d = case.args
+    return encoding_table(convention, [pos], d)[0]  # (d,)
+
+
+def _convention_table(convention, case):
+    return encoding_table(convention, *case.args)  # (n, d_model)
 
 
 def _check_callable(fn):
@@ -92,7 +124,9 @@ def check_pos_encoding(fn):
     Returns
     -------
     CheckResult
-        ``passed``, ``mistake`` (an id from ``MISTAKES`` or None) and ``message``.
+        ``passed``, ``mistake`` (an id from ``MISTAKES`` or None), ``message``,
+        and ``convention`` when the answer follows another library's valid
+        layout (:data:`posenc_lib.conventions.CONVENTIONS`).
 
     Examples
     --------
@@ -115,10 +149,7 @@ def check_pos_encoding(fn):
         mistake: [MISTAKES[mistake](*case.args) for case in cases]
         for mistake in POS_ENCODING_MISTAKES
     }
-    candidates[_CONCATENATED] = [
-        _concatenated([c.args[0]], c.args[1])[0] for c in cases
-    ]
-    return diagnose("pos_encoding", cases, answers, candidates)
+    return _judge("pos_encoding", cases, answers, candidates, _convention_row)
 
 
 def _lookup_cases():
@@ -281,7 +312,8 @@ def check_sinusoidal_positions(fn):
     -------
     CheckResult
         The same mistakes as :func:`check_pos_encoding` are recognised, row by
-        row, and so are sines and cosines in two halves instead of interleaved.
+        row. An answer in another library's layout (``[sin | cos]`` halves, say)
+        fails with ``convention`` set and no mistake.
 
     Examples
     --------
@@ -306,5 +338,6 @@ def check_sinusoidal_positions(fn):
         ]
         for mistake in POS_ENCODING_MISTAKES
     }
-    candidates[_CONCATENATED] = [_concatenated(*c.args) for c in cases]
-    return diagnose("sinusoidal_positions", cases, answers, candidates, example=0)
+    return _judge(
+        "sinusoidal_positions", cases, answers, candidates, _convention_table, example=0
+    )

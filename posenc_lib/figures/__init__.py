@@ -12,6 +12,8 @@ of. What is where:
 - :mod:`~posenc_lib.figures.properties`: similarity, attention scores that look
   back, a mistake beside the right table, scores with RoPE (chapters 03, 04, 06).
 - :mod:`~posenc_lib.figures.circles`: one (sin, cos) pair on the unit circle.
+- :mod:`~posenc_lib.figures.conventions`: other libraries' layouts side by side,
+  and a column permutation drawn (chapter 07).
 - :mod:`~posenc_lib.figures.sliders`: the sliders of chapters 02 and 03 (ipywidgets).
 - :mod:`~posenc_lib.figures.explorer` and
   :mod:`~posenc_lib.figures.explorer_panels`: the one-screen lecture explorer, and
@@ -19,6 +21,7 @@ of. What is where:
 """
 
 from .circles import clock_faces, draw_pair_stage, pair_circle, show_pair_shift
+from .conventions import conventions_figure, permutation_figure
 from .embeddings import plot_word_vectors
 from .encoding import (
     plot_encoding_bars,
@@ -39,10 +42,12 @@ __all__ = [
     "Blitter",
     "clock_faces",
     "compare_tables",
+    "conventions_figure",
     "draw_pair_stage",
     "heatmap",
     "look_back_heatmaps",
     "pair_circle",
+    "permutation_figure",
     "plot_encoding_bars",
     "plot_encoding_heatmap",
     "plot_wavelengths",
