@@ -30,7 +30,7 @@ def test_1_rope_layer_is_not_permutation_equivariant(x, head):
     def with_rope(rows):
         return self_attention(rows, head, positions=range(5))
 
-    assert round(permutation_gap(with_rope, x, PERM), 3) == 0.189
+    assert round(permutation_gap(with_rope, x, PERM), 3) == 0.39
 
 
 def test_2_learned_rows_have_no_common_length():
