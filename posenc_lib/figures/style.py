@@ -4,6 +4,10 @@
   small set of matplotlib defaults and, inside IPython, tells the inline backend
   to save PNGs with ``bbox_inches="tight"`` and **no** ``Software`` stamp, so a
   re-executed notebook stores byte-identical images (``scripts/run_notebooks.py``).
+  Its ``scale`` (or the environment variable ``POSENC_SCALE``) enlarges every
+  figure for a projector: ``scale="presentation"`` (``PRESENTATION_SCALE``) makes
+  axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default
+  (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
   attention scores): a diverging colour map centred on 0, row 0 at the top.
 - :class:`Blitter`: how the sliders redraw one Agg figure quickly. The static
@@ -14,18 +18,23 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 """
 
 import io
+import os
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import PIL.Image
 
+from .._validation import check_positive
+
 __all__ = [
     "INLINE_FIGURE_KWARGS",
     "PE_CMAP",
+    "PRESENTATION_SCALE",
     "Blitter",
     "heatmap",
     "new_axes",
+    "figure_scale",
     "set_rows",
     "setup_notebook",
 ]
@@ -50,19 +59,86 @@ _RC = {
 }
 
 
-def setup_notebook():
+#: The scale for a projector: the smallest axis text (legends, 9 pt) becomes
+#: 9 * 80 * 2 / 72 = 20 px in the PNG, shown at its own size on a 1920 px screen.
+PRESENTATION_SCALE = 2.0
+
+#: The environment variable :func:`setup_notebook` reads when no scale is given.
+SCALE_VARIABLE = "POSENC_SCALE"
+
+
+def figure_scale(scale=None):
+    """The figure scale to use: ``scale``, else ``$POSENC_SCALE``, else 1.
+
+    Parameters
+    ----------
+    scale : float or "presentation", optional
+        A number > 0 multiplies the resolution (dpi) of every figure, so its
+        pixels and its text grow together and nothing moves inside it.
+        ``"presentation"`` means :data:`PRESENTATION_SCALE`.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError, TypeError
+        If the scale (or the environment variable) is not a number > 0 or
+        ``"presentation"``; the message names where it came from.
+
+    Examples
+    --------
+    >>> figure_scale()
+    1.0
+    >>> figure_scale("presentation")
+    2.0
+    >>> figure_scale("big")
+    Traceback (most recent call last):
+    ...
+    ValueError: scale == 'big', must be a number > 0 or 'presentation'.
+    """
+    name = "scale"
+    if scale is None:
+        name, scale = SCALE_VARIABLE, os.environ.get(SCALE_VARIABLE, "").strip() or 1
+    if isinstance(scale, str):
+        if scale == "presentation":
+            return PRESENTATION_SCALE
+        try:
+            scale = float(scale)
+        except ValueError:
+            raise ValueError(
+                f"{name} == {scale!r}, must be a number > 0 or 'presentation'."
+            ) from None
+    return check_positive(scale, name)
+
+
+def setup_notebook(scale=None):
     """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
 
     Safe to call more than once and outside IPython (then only the matplotlib
     defaults change).
 
+    Parameters
+    ----------
+    scale : float or "presentation", optional
+        Enlarge every figure by this factor (its dpi); see :func:`figure_scale`.
+        Without it, the environment variable ``POSENC_SCALE`` decides (for
+        example ``POSENC_SCALE=presentation make lab``), and without that the
+        chapters' default of 1.
+
     Examples
     --------
     >>> setup_notebook()
-    >>> plt.rcParams["figure.figsize"]
-    [6.0, 3.0]
+    >>> plt.rcParams["figure.figsize"], plt.rcParams["figure.dpi"]
+    ([6.0, 3.0], 80.0)
+    >>> setup_notebook(scale="presentation")
+    >>> plt.rcParams["figure.dpi"]
+    160.0
+    >>> setup_notebook()
     """
-    mpl.rcParams.update(_RC)
+    dpi = _RC["figure.dpi"] * figure_scale(scale)
+    mpl.rcParams.update({**_RC, "figure.dpi": dpi, "savefig.dpi": "figure"})
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipywidgets
