@@ -1,5 +1,6 @@
 """posenc_lib.figures.explorer: the numbers, the figure's data, the wiring, errors."""
 
+import base64
 import math
 import re
 
@@ -112,6 +113,8 @@ def test_explorer_displays_as_its_widget():
     view = bundle["application/vnd.jupyter.widget-view+json"]
     assert view["model_id"] == app.widget.model_id
     assert "posenc-lecture" in app.widget._dom_classes
+    still = base64.b64decode(bundle["image/png"])  # what slides show instead
+    assert still == app.image.value and still.startswith(b"\x89PNG")
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,7 @@ sliders).
 Serve it without code with ``make explorer`` (Voila, on 127.0.0.1).
 """
 
+import base64
 import html
 
 import ipywidgets as widgets
@@ -288,7 +289,10 @@ class Explorer:
         self.image.value = self.figure.update(pos, d_model, offset, pair).png()
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, and a still PNG of it for pages without widgets (slides)."""
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
+        return bundle
 
 
 def explorer(pos=1, d_model=8, offset=2, **limits):
