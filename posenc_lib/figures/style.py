@@ -24,6 +24,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import PIL.Image
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from .._validation import check_positive
 
@@ -37,6 +38,7 @@ __all__ = [
     "figure_scale",
     "set_rows",
     "setup_notebook",
+    "text_sizes",
 ]
 
 #: What the inline backend passes to ``savefig``: no version stamp in the PNG.
@@ -148,6 +150,54 @@ def setup_notebook(scale=None):
         shell.run_line_magic(
             "config", f"InlineBackend.print_figure_kwargs = {INLINE_FIGURE_KWARGS!r}"
         )
+
+
+def text_sizes(figure):
+    """The font size, in pixels of the figure's image, of every text it draws.
+
+    Draws ``figure`` once on its own canvas and records each text that is
+    drawn (visible, not empty): tick labels inside the axes' limits, axis
+    labels, titles, legends, colour bars and annotations. A size is
+    ``fontsize * dpi / 72``, the CSS pixel size when the image is shown at its
+    own size; multiply by the displayed / natural width to get it on a screen.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+
+    Returns
+    -------
+    list of (float, str)
+        ``(size_px, text)``, smallest first.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> figure = Figure(dpi=144)
+    >>> figure.add_subplot().set_xlabel("position", fontsize=10)
+    Text(0.5, 0, 'position')
+    >>> max(text_sizes(figure))
+    (20.0, 'position')
+    """
+    drawn, draw = [], mpl.text.Text.draw
+
+    def recording_draw(text, renderer):
+        if text.get_visible() and text.get_text().strip():
+            drawn.append(text)
+        return draw(text, renderer)
+
+    if not hasattr(figure.canvas, "get_renderer"):  # not drawable yet: use Agg
+        FigureCanvasAgg(figure)
+    mpl.text.Text.draw = recording_draw
+    try:
+        figure.canvas.draw()
+        drawn_animated = [a for a in figure.findobj(mpl.text.Text) if a.get_animated()]
+        for text in drawn_animated:  # blitted titles: drawn by draw_artist
+            figure.draw_artist(text)
+    finally:
+        mpl.text.Text.draw = draw
+    scale = figure.dpi / 72
+    return sorted((round(t.get_fontsize() * scale, 2), t.get_text()) for t in drawn)
 
 
 def new_axes(ax=None, figsize=None):
