@@ -161,12 +161,19 @@ def test_dot_line_rejects_negative_offset():
         dot_line(3, 4, -1)
 
 
-def test_widening_d_model_raises_the_pair_maximum_first():
+def test_widening_d_model_gives_a_new_pair_slider_reaching_the_last_pair():
     app = Explorer(pos=1, d_model=4, offset=1, pair=1)
+    old = app.sliders["pair"]
     app.sliders["d"].value = 16
-    assert app.sliders["pair"].max == 7  # End on the pair slider reaches pair 7
-    app.sliders["pair"].value = 7
+    new = app.sliders["pair"]
+    assert new is not old and (new.max, new.value) == (7, 1)  # End reaches 7
+    assert "posenc-lecture-pair" in new._dom_classes
+    assert new in app.widget.children[1].children[1].children  # shown in its place
+    new.value = 7
     assert app.values() == (1, 16, 1, 7)
+    assert pair_table(1, 16, pair=7) in app.numbers.value
+    app.sliders["d"].value = 8  # narrower: the same slider, a lower max
+    assert app.sliders["pair"] is new and new.max == 3 and app.values()[3] == 3
 
 
 def test_offset_slider_is_labelled_delta():

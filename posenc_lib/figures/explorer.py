@@ -241,6 +241,7 @@ class Explorer:
         }
         for name, slider in self.sliders.items():
             slider.add_class(f"posenc-lecture-{name}")
+        self._pair_range = d_model // 2 - 1  # the pair slider's max when made
         self.numbers = widgets.HTML()
         self.numbers.add_class("posenc-lecture-numbers")
         self.image = widgets.Image(format="png")
@@ -253,10 +254,13 @@ class Explorer:
     def _layout(self):
         s = self.sliders
         wrap = widgets.Layout(flex_flow="row wrap", max_width="100%")
+        self._right = widgets.VBox(
+            [s["offset"], s["pair"]], layout={"max_width": "100%"}
+        )
         controls = widgets.HBox(
             [
                 widgets.VBox([s["pos"], s["d"]], layout={"max_width": "100%"}),
-                widgets.VBox([s["offset"], s["pair"]], layout={"max_width": "100%"}),
+                self._right,
             ],
             layout=wrap,
         )
@@ -275,12 +279,28 @@ class Explorer:
     def _on_change(self, change):
         pair = self.sliders["pair"]
         top = self.sliders["d"].value // 2 - 1
-        if pair.max != top:
-            # The new max first (a wider d_model: End must reach it); a narrower
-            # d_model clamps pair.value, which calls back here once more.
-            with pair.hold_sync():
-                pair.max = top
+        if top > self._pair_range:
+            self._new_pair_slider(top)
+        elif pair.max != top:
+            pair.max = top  # clamps pair.value, which calls back here once more
         self._refresh()
+
+    def _new_pair_slider(self, top):
+        """Replace the pair slider by one reaching ``top``, at the same value.
+
+        In the browser (noUiSlider 15), the End key goes to the largest value the
+        slider had when it was first drawn, whatever ``max`` says now: so a
+        wider ``d_model`` needs a new slider. (A narrower one only lowers
+        ``max``: End then overshoots and the value is clamped to the new max.)
+        """
+        old = self.sliders["pair"]
+        new = _slider("pair", old.value, 0, top)
+        new.add_class("posenc-lecture-pair")
+        new.observe(self._on_change, names="value")
+        self.sliders["pair"], self._pair_range = new, top
+        self._right.children = (self.sliders["offset"], new)
+        old.unobserve(self._on_change, names="value")
+        old.close()
 
     def _refresh(self):
         pos, d_model, offset, pair = self.values()
