@@ -18,6 +18,9 @@ def _explorer_recipe():
 
 def test_make_explorer_asks_for_a_token_and_culls_kernels():
     recipe = _explorer_recipe()
+    assert "EXPLORER_CULL ?= 1200" in MAKEFILE.read_text()  # 20 minutes, as README
+    assert "--MappingKernelManager.cull_idle_timeout=$(EXPLORER_CULL)" in recipe
+    assert "--MappingKernelManager.cull_interval=60" in recipe
     for option in (
         "--token",
         "--MappingKernelManager.cull_idle_timeout=",
