@@ -72,5 +72,5 @@ def test_explorer_in_jupyterlab(lab_server, page, tmp_path, latency_report):
     for size in LAB_SIZES:  # the file browser stays open beside the notebook
         page.set_viewport_size(size)
         assert_fits(page, APP, within=".jp-NotebookPanel", name=f"lab {size}")
-    page.screenshot(path=str(tmp_path / "explorer-lab-1366.png"))
+        page.screenshot(path=str(tmp_path / f"explorer-lab-{size['width']}.png"))
     print(f"screenshots: {tmp_path}")
