@@ -231,3 +231,9 @@ def test_pair_circle_png_is_the_same_for_equal_offsets(circle):
 def test_pair_circle_invalid_values_raise(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         PairCircleExplorer(**kwargs)
+
+
+def test_column_ticks_are_whole_columns(explorer):
+    explorer.d_slider.value = 14
+    ticks = explorer.heatmap_ax.get_xticks()
+    assert all(float(t).is_integer() for t in ticks), ticks

@@ -48,6 +48,7 @@ import numpy as np
 from matplotlib import patheffects
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from .._format import format_number
 from .._validation import check_d_model, check_index, check_integer, check_positions
@@ -181,6 +182,7 @@ class PositionExplorer(widgets.VBox):
         self._heatmap = heatmap(self.heatmap_ax, np.zeros((max_pos + 1, 2)))
         self.figure.colorbar(self._heatmap, ax=self.heatmap_ax, label="PE[pos, k]")
         self.heatmap_ax.set(xlabel="column k", ylabel="position pos")
+        self.heatmap_ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         self.marker = self.heatmap_ax.axhline(
             0, color="black", linewidth=2, animated=True,
             path_effects=[patheffects.withStroke(linewidth=4, foreground="white")],
