@@ -8,7 +8,7 @@ HOST   := 127.0.0.1
 PORT   ?= 8888
 VOILA_PORT ?= 8866
 
-.PHONY: lab test notebooks explorer site bench bench-grading lint format solutions browser-deps clean
+.PHONY: lab test notebooks explorer site slides bench bench-grading lint format solutions browser-deps clean
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
@@ -31,9 +31,16 @@ notebooks: $(STAMP)
 
 # Serve the lecture explorer as a standalone app (code hidden) with Voila; the
 # template in share/jupyter/voila/templates/posenc fetches nothing from the internet.
+# Only with the random token Voila generates and prints in the URL (--token); each
+# page load starts a kernel, so kernels idle for EXPLORER_CULL seconds are shut down
+# (checked every minute), also when a forgotten tab is still connected.
+EXPLORER_CULL ?= 1200
 explorer: $(STAMP)
 	JUPYTER_PATH=$(CURDIR)/share/jupyter $(BIN)/voila --no-browser --Voila.ip=$(HOST) \
-		--port=$(VOILA_PORT) --ServerApp.port_retries=0 --template=posenc \
+		--port=$(VOILA_PORT) --ServerApp.port_retries=0 --template=posenc --token \
+		--MappingKernelManager.cull_idle_timeout=$(EXPLORER_CULL) \
+		--MappingKernelManager.cull_interval=60 \
+		--MappingKernelManager.cull_connected=True \
 		notebooks/explorer.ipynb
 
 # The course as static web pages in site/, from the stored outputs (nothing is
@@ -41,6 +48,11 @@ explorer: $(STAMP)
 # MathJax comes from the npm registry (fetched once into .site-cache/ with npm).
 site: $(STAMP)
 	$(BIN)/python scripts/build_site.py
+
+# The lecture as reveal.js slides, offline: slides/lecture.slides.html (npm fetches
+# reveal.js, MathJax, require.js and jQuery once into build/slides-cache).
+slides: $(STAMP)
+	$(BIN)/python scripts/build_slides.py
 
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)

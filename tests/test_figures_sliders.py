@@ -19,6 +19,7 @@ from posenc_lib import (  # noqa: E402
     sinusoidal_positions,
 )
 from posenc_lib.figures.circles import pair_circle  # noqa: E402
+from posenc_lib.figures.explorer import pair_table  # noqa: E402
 from posenc_lib.figures.sliders import (  # noqa: E402
     PairCircleExplorer,
     PositionExplorer,
@@ -73,14 +74,14 @@ def explorer():
 def test_structure_and_css_hooks(explorer):
     assert isinstance(explorer, PositionExplorer)
     sliders = (explorer.pos_slider, explorer.d_slider)
-    assert [s.description for s in sliders] == ["pos", "d"]
+    assert [s.description for s in sliders] == ["pos", "d_model"]
     assert explorer.d_slider.step == 2 and explorer.d_slider.min == 2
     assert (explorer.pos_slider.min, explorer.pos_slider.max) == (0, 30)
     assert "posenc-explorer" in explorer._dom_classes
     for widget, name in [
         (explorer.pos_slider, "pos"),
         (explorer.d_slider, "d"),
-        (explorer.text, "text"),
+        (explorer.table, "table"),
         (explorer.image, "image"),
     ]:
         assert f"posenc-{name}" in widget._dom_classes
@@ -91,6 +92,7 @@ def test_structure_and_css_hooks(explorer):
 def _state(explorer, pos, d_model, n_positions=31):
     """Assert that text, bars, marker and heatmap all show (pos, d_model)."""
     assert explorer.text.value == describe_position(pos, d_model)
+    assert explorer.table.value == pair_table(pos, d_model)
     np.testing.assert_array_equal(explorer.bar_heights(), pos_encoding(pos, d_model))
     assert list(explorer.marker.get_ydata()) == [pos, pos]
     heatmap = explorer.heatmap_ax.images[0]
@@ -98,7 +100,7 @@ def _state(explorer, pos, d_model, n_positions=31):
         heatmap.get_array(), sinusoidal_positions(range(n_positions), d_model)
     )
     assert heatmap.colorbar is not None
-    assert explorer.bars_ax.get_title() == f"PE[{pos}] with d = {d_model}"
+    assert explorer.bars_ax.get_title() == f"PE[{pos}] with d_model = {d_model}"
 
 
 def test_slider_steps_update_text_bars_marker_and_heatmap(explorer):
@@ -130,6 +132,20 @@ def test_stepping_draws_the_same_picture_as_opening_there(explorer):
     fresh = position_explorer(pos=3, d_model=16, max_pos=30)
     assert bytes(explorer.image.value) == bytes(fresh.image.value)
     assert explorer.text.value == fresh.text.value
+    assert explorer.table.value == fresh.table.value
+
+
+def test_the_table_has_a_fixed_height_and_follows_the_image(explorer):
+    # The numbers sit after the figure, in a box of fixed height: a wider
+    # d_model adds rows to the table (up to 9), never moves the figure.
+    numbers = explorer.children[-1]
+    assert numbers.children == (explorer.image, explorer.table)
+    assert numbers.layout.flex_flow == "row wrap"
+    rows = [pair_table(3, d).count("<tr") for d in (2, 8, 16, 64)]
+    assert rows == [2, 5, 9, 10]
+    css = explorer.children[0].value
+    assert re.search(r"\.posenc-table \{ height: [\d.]+em; overflow: hidden;", css)
+    assert explorer.children[0].layout.display == "none"  # only its <style>
 
 
 def test_invalid_start_values_raise():
@@ -148,7 +164,7 @@ def circle():
 def test_pair_circle_structure_and_css_hooks(circle):
     slider = circle.offset_slider
     assert (slider.description, slider.min, slider.max, slider.value) == (
-        "offset k",
+        "offset Δ",
         0,
         15,
         3,
@@ -156,7 +172,7 @@ def test_pair_circle_structure_and_css_hooks(circle):
     assert "posenc-pair-circle" in circle._dom_classes
     assert "posenc-offset" in slider._dom_classes
     assert "posenc-image" in circle.image._dom_classes
-    assert circle.children == (slider, circle.image)
+    assert circle.children[1:] == (slider, circle.image)
     assert repr(circle) == "PairCircleExplorer(offset=3, d_model=16)"
     width, height = _png(circle).size  # shown at its own size, not stretched
     assert circle.image.layout.width == f"{width}px" and width == height
@@ -215,3 +231,9 @@ def test_pair_circle_png_is_the_same_for_equal_offsets(circle):
 def test_pair_circle_invalid_values_raise(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         PairCircleExplorer(**kwargs)
+
+
+def test_column_ticks_are_whole_columns(explorer):
+    explorer.d_slider.value = 14
+    ticks = explorer.heatmap_ax.get_xticks()
+    assert all(float(t).is_integer() for t in ticks), ticks

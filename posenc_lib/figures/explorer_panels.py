@@ -2,7 +2,9 @@
 
 Drawn on matplotlib's Agg canvas (no pyplot) with a fixed layout and blitting, so
 that a slider step redraws only the artists that move;
-:mod:`posenc_lib.figures.explorer` wires it to the sliders.
+:mod:`posenc_lib.figures.explorer` wires it to the sliders. The PNG is large
+(``SIZE`` inches at ``DPI``, 1110 x 765 px) and the page scales it down to the
+screen, so it stays sharp on a 1920 x 1080 projector.
 """
 
 import matplotlib
@@ -10,6 +12,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import blended_transform_factory
 
 from .._validation import check_integer
@@ -18,7 +21,10 @@ from .circles import unit_circle
 from .encoding import plot_encoding_bars
 from .style import Blitter, heatmap, set_rows
 
-__all__ = ["ExplorerFigure"]
+__all__ = ["DPI", "SIZE", "ExplorerFigure", "circle_title"]
+
+SIZE = (7.4, 5.1)  # inches
+DPI = 150  # 1110 x 765 px; a 15 pt label is 31 px before the page scales it
 
 _FONT = {"font.size": 15, "axes.titlesize": 16, "axes.labelsize": 15}
 _ROW = {"fill": False, "edgecolor": "k", "linewidth": 2.5, "animated": True}
@@ -46,13 +52,13 @@ class ExplorerFigure:
     def __init__(self, n_positions=71):
         self.n_positions = check_integer(n_positions, "n_positions", min_value=1)
         with _rc():
-            self.figure = Figure(figsize=(7.4, 5.1), dpi=100)
+            self.figure = Figure(figsize=SIZE, dpi=DPI)
             FigureCanvasAgg(self.figure)
             add = self.figure.add_axes  # a fixed layout: (left, bottom, width, height)
-            self.bars_ax = add((0.09, 0.64, 0.89, 0.29))
+            self.bars_ax = add((0.09, 0.67, 0.89, 0.26))
             self.heat_ax = add((0.09, 0.11, 0.36, 0.33))
             self._colorbar_ax = add((0.465, 0.11, 0.015, 0.33))
-            self.circle_ax = add((0.6, 0.11, 0.38, 0.33))
+            self.circle_ax = add((0.6, 0.15, 0.38, 0.25))
             self._setup_static()
         self._d_model = None
         self._blitter = Blitter(self.figure, self._moving, rc=_rc)
@@ -86,6 +92,7 @@ class ExplorerFigure:
         self._bars_title = _title(self.bars_ax, 0, "left")
         for bar in self._bars:
             bar.set(animated=True, linewidth=2.5)
+        self.bars_ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         table = sinusoidal_positions(range(self.n_positions), d_model)  # (n, d_model)
         self._heatmap.set_data(table)
         set_rows(self._heatmap)
@@ -95,8 +102,9 @@ class ExplorerFigure:
         ax = self.heat_ax
         table = np.zeros((self.n_positions, 2))  # (n_positions, d_model), for now
         self._heatmap = heatmap(ax, table)
-        ax.set(xlabel="column", ylabel="position")
-        ax.set_title("PE: rows pos and pos + k", fontsize=15)
+        ax.set(xlabel="column k", ylabel="position")
+        ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))  # d_model = 2: 0, 1
+        ax.set_title("PE: rows pos and pos + Δ", fontsize=15)
         self.figure.colorbar(self._heatmap, cax=self._colorbar_ax, ticks=[-1, 0, 1])
         rows = blended_transform_factory(ax.transAxes, ax.transData)
         self._row = ax.add_patch(Rectangle((0, 0), 1, 1, transform=rows, **_ROW))
@@ -111,7 +119,7 @@ class ExplorerFigure:
         for column, (bar, value) in enumerate(zip(self._bars, encoding, strict=True)):
             bar.set_height(value)
             bar.set_edgecolor("k" if column // 2 == pair else "none")
-        self._bars_title.set_text(f"PE[{pos}], d = {self._d_model}")
+        self._bars_title.set_text(f"PE[{pos}], d_model = {self._d_model}")
         self._row.set_y(pos - 0.5)
         self._shifted_row.set_y(pos + offset - 0.5)
         self._shifted_row.set_visible(pos + offset < self.n_positions)
@@ -128,13 +136,17 @@ class ExplorerFigure:
         )
         ax.set(xlabel="sin", ylabel="cos")
         self._circle_title = _title(ax, 0.5, "center")
-        ax.legend(
+        self.figure.legend(  # below the circle, smaller than the points it names
             [self._start, self._end],
-            ["pos", "pos + k"],
-            loc="center",
-            frameon=False,
+            ["at pos", "at pos + Δ"],
+            loc="lower center",
+            bbox_to_anchor=(0.79, 0.0),
+            ncols=2,
+            frameon=True,
             fontsize=13,
-            handletextpad=0.2,
+            markerscale=0.6,
+            handletextpad=0.3,
+            columnspacing=1.2,
         )
 
     def _show_pair(self, pos, offset, pair):
@@ -146,7 +158,28 @@ class ExplorerFigure:
         self._start.set_data([np.sin(pos * omega)], [np.cos(pos * omega)])
         end = (pos + offset) * omega
         self._end.set_data([np.sin(end)], [np.cos(end)])
-        self._circle_title.set_text(f"pair {pair}: k·ω = {offset * omega:.3g} rad")
+        self._circle_title.set_text(circle_title(pair, offset, omega))
+
+
+def circle_title(pair, offset, omega):
+    """The circle's title: the angle ``Δ·ω`` and what is left of it after whole turns.
+
+    Examples
+    --------
+    >>> print(circle_title(0, 20, 1.0))
+    pair 0: Δ·ω = 20 rad
+    = 3 turns + 1.15 rad
+    >>> print(circle_title(1, 2, 0.1))
+    pair 1: Δ·ω = 0.2 rad
+    """
+    angle = offset * omega
+    turns = int(angle // (2 * np.pi))
+    head = f"pair {pair}: Δ·ω = {angle:.3g} rad"
+    if turns == 0:
+        return head
+    rest = angle - 2 * np.pi * turns
+    unit = "turn" if turns == 1 else "turns"
+    return f"{head}\n= {turns} {unit} + {rest:.3g} rad"
 
 
 def _title(ax, x, align):

@@ -3,13 +3,16 @@
 :func:`position_explorer` returns a :class:`PositionExplorer` (chapter 02), an
 ``ipywidgets.VBox`` that shows ``PE[pos]`` for a model of width ``d``:
 
-- its numbers, pair by pair, as :func:`describe_position` writes them
-  (``pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403; pair 1 ...``);
 - a picture: the vector as bars, and the heatmap of ``PE`` with the row of
-  ``pos`` marked by a black line.
+  ``pos`` marked by a black line;
+- beside it (under it on a narrow screen), its numbers pair by pair in a table
+  of fixed height (:func:`~posenc_lib.figures.explorer.pair_table`: at most 9
+  rows, the first and last pairs of a wide model), so the figure never moves
+  while a slider is dragged. :func:`describe_position` gives the same numbers as
+  one line of text, the exercise card's "tap a position" view.
 
 :class:`PairCircleExplorer` (chapter 03) is the picture of
-:func:`posenc_lib.figures.properties.pair_circle` with a slider for the offset ``k``.
+:func:`posenc_lib.figures.properties.pair_circle` with a slider for the offset ``Δ``.
 
 Moving a slider updates the artists of one matplotlib figure and sends the
 rendered PNG to an ``ipywidgets.Image``. The redraw uses blitting, as in
@@ -26,16 +29,18 @@ CSS class               element
 ======================  =================================================
 ``posenc-explorer``     the whole position explorer (a ``VBox``)
 ``posenc-pos``          ``IntSlider`` with ``description='pos'``
-``posenc-d``            ``IntSlider`` with ``description='d'``, step 2
-``posenc-text``         ``HTML`` whose text is exactly
-                        ``describe_position(pos, d)``
+``posenc-d``            ``IntSlider`` with ``description='d_model'``, step 2
+``posenc-table``        ``HTML``: ``pair_table(pos, d_model)`` in a box of
+                        fixed height
 ``posenc-image``        ``Image`` (an ``<img>``, PNG) of either widget
 ``posenc-pair-circle``  the whole pair circle explorer (a ``VBox``)
-``posenc-offset``       its ``IntSlider``, ``description='offset k'``
+``posenc-offset``       its ``IntSlider``, ``description='offset Δ'``
 ======================  =================================================
 
-The text is set before the image, so once the image has changed the text is
-already current.
+``PositionExplorer.text`` (an ``HTML`` widget, not displayed) keeps
+``describe_position(pos, d_model)`` for notebooks that check it. The numbers are
+set before the image, so once the image has changed the table is already
+current. Images never grow past their column (``max-width: 100%``).
 """
 
 import ipywidgets as widgets
@@ -43,12 +48,14 @@ import numpy as np
 from matplotlib import patheffects
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from .._format import format_number
 from .._validation import check_d_model, check_index, check_integer, check_positions
 from ..positional import frequencies, pos_encoding, sinusoidal_positions
 from .circles import PAIR_CIRCLE_SIZE, draw_pair_stage, show_pair_shift
 from .encoding import plot_encoding_bars
+from .explorer import pair_table
 from .style import Blitter, heatmap, set_rows
 
 __all__ = [
@@ -93,11 +100,30 @@ def describe_position(pos, d_model):
     return "; ".join(parts)
 
 
+_CSS = """<style>
+.posenc-explorer, .posenc-pair-circle { max-width: 100%; }
+.posenc-explorer .posenc-image, .posenc-pair-circle .posenc-image {
+  max-width: 100%; height: auto; min-width: 0; }
+.posenc-explorer .widget-slider { max-width: 100%; }
+.posenc-numbers { align-items: flex-start; gap: 4px 16px; }
+.posenc-table { height: 16.5em; overflow: hidden; flex: 0 0 auto; }
+.posenc-table table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+.posenc-table th, .posenc-table td { padding: 1px 8px; text-align: right; }
+.posenc-table th { border-bottom: 1px solid #444; }
+</style>"""
+
+
+def _style():
+    """The widgets' CSS (an ``HTML`` widget), shown once inside each of them."""
+    return widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
+
+
 class PositionExplorer(widgets.VBox):
-    """Sliders for ``pos`` and ``d`` with the numbers and picture of ``PE[pos]``.
+    """Sliders for ``pos`` and ``d_model`` with the numbers and picture of ``PE[pos]``.
 
     Build it with :func:`position_explorer`. Attributes: ``pos_slider``,
-    ``d_slider``, ``text`` (HTML), ``image`` (Image), ``figure`` (the one
+    ``d_slider``, ``table`` (HTML, the numbers shown), ``text`` (HTML, not shown:
+    ``describe_position(pos, d_model)``), ``image`` (Image), ``figure`` (the one
     matplotlib figure), ``bars_ax``, ``heatmap_ax``, ``marker`` (the line on the
     heatmap). :meth:`redraw` is what a slider step runs.
     """
@@ -111,20 +137,24 @@ class PositionExplorer(widgets.VBox):
         )  # fmt: skip
         self.d_slider = widgets.IntSlider(
             value=check_d_model(d_model), min=2, max=max_d_model, step=2,
-            description="d",
+            description="d_model",
         )  # fmt: skip
-        self.text = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.text = widgets.HTML()
+        self.table = widgets.HTML()
         self.image = widgets.Image(format="png")
         for widget, name in [
             (self.pos_slider, "pos"), (self.d_slider, "d"),
-            (self.text, "text"), (self.image, "image"),
+            (self.table, "table"), (self.image, "image"),
         ]:  # fmt: skip
             widget.add_class(f"posenc-{name}")
         self._build_figure(max_pos)
         width = self.figure.canvas.get_width_height()[0]
         self.image.layout = widgets.Layout(width=f"{width}px")  # not stretched
-        controls = widgets.HBox([self.pos_slider, self.d_slider])
-        super().__init__([controls, self.text, self.image])
+        wrap = widgets.Layout(flex_flow="row wrap", max_width="100%")
+        controls = widgets.HBox([self.pos_slider, self.d_slider], layout=wrap)
+        numbers = widgets.HBox([self.image, self.table], layout=wrap)
+        numbers.add_class("posenc-numbers")
+        super().__init__([_style(), controls, numbers])
         self.add_class("posenc-explorer")
         self.pos_slider.observe(self.redraw, names="value")
         self.d_slider.observe(self.redraw, names="value")
@@ -152,6 +182,7 @@ class PositionExplorer(widgets.VBox):
         self._heatmap = heatmap(self.heatmap_ax, np.zeros((max_pos + 1, 2)))
         self.figure.colorbar(self._heatmap, ax=self.heatmap_ax, label="PE[pos, k]")
         self.heatmap_ax.set(xlabel="column k", ylabel="position pos")
+        self.heatmap_ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         self.marker = self.heatmap_ax.axhline(
             0, color="black", linewidth=2, animated=True,
             path_effects=[patheffects.withStroke(linewidth=4, foreground="white")],
@@ -186,9 +217,10 @@ class PositionExplorer(widgets.VBox):
             self._draw_width(d_model)
         for bar, height in zip(self.bars_ax.patches, vector, strict=True):
             bar.set_height(height)
-        self.bars_ax.set_title(f"PE[{pos}] with d = {d_model}")
+        self.bars_ax.set_title(f"PE[{pos}] with d_model = {d_model}")
         self.marker.set_ydata([pos, pos])
         self.text.value = describe_position(pos, d_model)
+        self.table.value = pair_table(pos, d_model)
         self.image.value = self._render_png()
 
     def bar_heights(self):
@@ -221,6 +253,9 @@ def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
     >>> explorer = position_explorer(pos=3, d_model=4)
     >>> explorer.text.value == describe_position(3, 4)
     True
+    >>> from posenc_lib.figures.explorer import pair_table
+    >>> explorer.table.value == pair_table(3, 4)
+    True
     >>> explorer.pos_slider.value = 0  # what moving the slider does
     >>> explorer.bar_heights()
     array([0., 1., 0., 1.])
@@ -238,7 +273,7 @@ class PairCircleExplorer(widgets.VBox):
     Parameters
     ----------
     offset : int, default 3
-        Starting offset ``k``, in ``0 .. max_offset``.
+        Starting offset ``Δ``, in ``0 .. max_offset``.
     d_model, pair, n_positions, starts
         As in :func:`~posenc_lib.figures.properties.pair_circle`.
     max_offset : int, default 15
@@ -264,7 +299,7 @@ class PairCircleExplorer(widgets.VBox):
         n_positions = check_integer(n_positions, "n_positions", min_value=1)
         self.starts = check_positions(starts, name="starts")  # (n_starts,)
         self.offset_slider = widgets.IntSlider(
-            value=offset, min=0, max=max_offset, description="offset k"
+            value=offset, min=0, max=max_offset, description="offset Δ"
         )
         self.image = widgets.Image(format="png")
         self.offset_slider.add_class("posenc-offset")
@@ -272,7 +307,7 @@ class PairCircleExplorer(widgets.VBox):
         self._build_figure(n_positions)
         width = self.figure.canvas.get_width_height()[0]
         self.image.layout = widgets.Layout(width=f"{width}px")  # not stretched
-        super().__init__([self.offset_slider, self.image])
+        super().__init__([_style(), self.offset_slider, self.image])
         self.add_class("posenc-pair-circle")
         self.offset_slider.observe(self.redraw, names="value")
         self.redraw()

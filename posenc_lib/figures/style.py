@@ -4,6 +4,10 @@
   small set of matplotlib defaults and, inside IPython, tells the inline backend
   to save PNGs with ``bbox_inches="tight"`` and **no** ``Software`` stamp, so a
   re-executed notebook stores byte-identical images (``scripts/run_notebooks.py``).
+  Its ``scale`` (or the environment variable ``POSENC_SCALE``) enlarges every
+  figure for a projector: ``scale="presentation"`` (``PRESENTATION_SCALE``) makes
+  axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default
+  (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
   attention scores): a diverging colour map centred on 0, row 0 at the top.
 - :class:`Blitter`: how the sliders redraw one Agg figure quickly. The static
@@ -14,20 +18,27 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 """
 
 import io
+import os
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import PIL.Image
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from .._validation import check_positive
 
 __all__ = [
     "INLINE_FIGURE_KWARGS",
     "PE_CMAP",
+    "PRESENTATION_SCALE",
     "Blitter",
     "heatmap",
     "new_axes",
+    "figure_scale",
     "set_rows",
     "setup_notebook",
+    "text_sizes",
 ]
 
 #: What the inline backend passes to ``savefig``: no version stamp in the PNG.
@@ -50,7 +61,61 @@ _RC = {
 }
 
 
-def setup_notebook():
+#: The scale for a projector: the smallest axis text (legends, 9 pt) becomes
+#: 9 * 80 * 2 / 72 = 20 px in the PNG, shown at its own size on a 1920 px screen.
+PRESENTATION_SCALE = 2.0
+
+#: The environment variable :func:`setup_notebook` reads when no scale is given.
+SCALE_VARIABLE = "POSENC_SCALE"
+
+
+def figure_scale(scale=None):
+    """The figure scale to use: ``scale``, else ``$POSENC_SCALE``, else 1.
+
+    Parameters
+    ----------
+    scale : float or "presentation", optional
+        A number > 0 multiplies the resolution (dpi) of every figure, so its
+        pixels and its text grow together and nothing moves inside it.
+        ``"presentation"`` means :data:`PRESENTATION_SCALE`.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError, TypeError
+        If the scale (or the environment variable) is not a number > 0 or
+        ``"presentation"``; the message names where it came from.
+
+    Examples
+    --------
+    >>> figure_scale()
+    1.0
+    >>> figure_scale("presentation")
+    2.0
+    >>> figure_scale("big")
+    Traceback (most recent call last):
+    ...
+    ValueError: scale == 'big', must be a number > 0 or 'presentation'.
+    """
+    name = "scale"
+    if scale is None:
+        name, scale = SCALE_VARIABLE, os.environ.get(SCALE_VARIABLE, "").strip() or 1
+    if isinstance(scale, str):
+        if scale == "presentation":
+            return PRESENTATION_SCALE
+        try:
+            scale = float(scale)
+        except ValueError:
+            raise ValueError(
+                f"{name} == {scale!r}, must be a number > 0 or 'presentation'."
+            ) from None
+    return check_positive(scale, name)
+
+
+def setup_notebook(scale=None):
     """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
 
     It also makes numpy 2 print scalars as numpy 1 did (``0.5``, ``True``, not
@@ -58,13 +123,26 @@ def setup_notebook():
     same under every numpy the course supports. Safe to call more than once and
     outside IPython (then only the matplotlib and numpy defaults change).
 
+    Parameters
+    ----------
+    scale : float or "presentation", optional
+        Enlarge every figure by this factor (its dpi); see :func:`figure_scale`.
+        Without it, the environment variable ``POSENC_SCALE`` decides (for
+        example ``POSENC_SCALE=presentation make lab``), and without that the
+        chapters' default of 1.
+
     Examples
     --------
     >>> setup_notebook()
-    >>> plt.rcParams["figure.figsize"]
-    [6.0, 3.0]
+    >>> plt.rcParams["figure.figsize"], plt.rcParams["figure.dpi"]
+    ([6.0, 3.0], 80.0)
+    >>> setup_notebook(scale="presentation")
+    >>> plt.rcParams["figure.dpi"]
+    160.0
+    >>> setup_notebook()
     """
-    mpl.rcParams.update(_RC)
+    dpi = _RC["figure.dpi"] * figure_scale(scale)
+    mpl.rcParams.update({**_RC, "figure.dpi": dpi, "savefig.dpi": "figure"})
     if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
         np.set_printoptions(legacy="1.25")  # scalars print as under numpy 1
     try:
@@ -76,6 +154,54 @@ def setup_notebook():
         shell.run_line_magic(
             "config", f"InlineBackend.print_figure_kwargs = {INLINE_FIGURE_KWARGS!r}"
         )
+
+
+def text_sizes(figure):
+    """The font size, in pixels of the figure's image, of every text it draws.
+
+    Draws ``figure`` once on its own canvas and records each text that is
+    drawn (visible, not empty): tick labels inside the axes' limits, axis
+    labels, titles, legends, colour bars and annotations. A size is
+    ``fontsize * dpi / 72``, the CSS pixel size when the image is shown at its
+    own size; multiply by the displayed / natural width to get it on a screen.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+
+    Returns
+    -------
+    list of (float, str)
+        ``(size_px, text)``, smallest first.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> figure = Figure(dpi=144)
+    >>> figure.add_subplot().set_xlabel("position", fontsize=10)
+    Text(0.5, 0, 'position')
+    >>> max(text_sizes(figure))
+    (20.0, 'position')
+    """
+    drawn, draw = [], mpl.text.Text.draw
+
+    def recording_draw(text, renderer):
+        if text.get_visible() and text.get_text().strip():
+            drawn.append(text)
+        return draw(text, renderer)
+
+    if not hasattr(figure.canvas, "get_renderer"):  # not drawable yet: use Agg
+        FigureCanvasAgg(figure)
+    mpl.text.Text.draw = recording_draw
+    try:
+        figure.canvas.draw()
+        drawn_animated = [a for a in figure.findobj(mpl.text.Text) if a.get_animated()]
+        for text in drawn_animated:  # blitted titles: drawn by draw_artist
+            figure.draw_artist(text)
+    finally:
+        mpl.text.Text.draw = draw
+    scale = figure.dpi / 72
+    return sorted((round(t.get_fontsize() * scale, 2), t.get_text()) for t in drawn)
 
 
 def new_axes(ax=None, figsize=None):
