@@ -37,8 +37,9 @@ MAX_POSITION = 2**53 - 1
 exactly, so each position up to here has its own angle (``2**53 + 1`` would be
 read as ``2**53``)."""
 
-MAX_ARRAY_BYTES = 2**30
-"""The largest array a function may build (1 GiB), checked before building it."""
+MAX_ARRAY_BYTES = 2**28
+"""The largest array a function may build (256 MiB), checked before building it:
+a table of 100,000 positions by 256 columns in float64 is 195 MiB."""
 
 BASE_RANGE = (1.0, 1e100)
 """Accepted ``base`` of the wavelengths: from 1 (every divisor >= 1, so every angle
@@ -162,7 +163,8 @@ def check_base(base, name="base"):
     elif number > high:
         expected += ": the exact-angle arithmetic is built for bases up to 1e100"
     if not low <= number <= high:
-        raise ValueError(f"{name} == {base}, {expected}.")
+        shown = _digits(base) if isinstance(base, numbers.Integral) else base
+        raise ValueError(f"{name} == {shown}, {expected}.")
     return number
 
 
@@ -176,7 +178,7 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
     >>> check_array_size((10**9, 2), "positions and d_model")
     Traceback (most recent call last):
     ...
-    ValueError: positions and d_model would give the result of shape (1000000000, 2), 14.9 GiB: more than the limit of 1 GiB (posenc_lib._validation.MAX_ARRAY_BYTES).
+    ValueError: positions and d_model would give the result of shape (1000000000, 2), 14.9 GiB: more than the limit of 256 MiB (posenc_lib._validation.MAX_ARRAY_BYTES).
     """  # noqa: E501
     size = itemsize
     for length in shape:

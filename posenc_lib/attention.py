@@ -164,7 +164,8 @@ def softmax(scores, axis=-1):
             np.isposinf(top), np.where(scores == top, 0.0, -np.inf), scores
         )
         top = np.where(np.isposinf(top), 0.0, top)
-    weights = np.exp(scores - top)
+    with np.errstate(over="ignore"):  # 1e308 - (-1e308) is -inf: weight 0
+        weights = np.exp(scores - top)
     return weights / weights.sum(axis=axis, keepdims=True)
 
 

@@ -80,7 +80,7 @@ def one_hot(token_ids, vocab_size):
     -------
     numpy.ndarray of shape (n, vocab_size)
         float64, so that ``one_hot(ids, V) @ table == lookup(table, ids)``; at
-        most 1 GiB (``posenc_lib._validation.MAX_ARRAY_BYTES``), else ValueError.
+        most 256 MiB (``posenc_lib._validation.MAX_ARRAY_BYTES``), else ValueError.
 
     Examples
     --------

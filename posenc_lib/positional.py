@@ -87,7 +87,7 @@ def sinusoidal_positions(positions, d_model, *, base=10000.0, dtype=np.float64):
     ValueError
         If ``d_model`` is odd or < 2, a position is negative or >= 2**53,
         ``positions`` is empty or not 1-D, ``base`` is outside ``[1, 1e100]``, or
-        the result would be larger than 1 GiB
+        the result would be larger than 256 MiB
         (``posenc_lib._validation.MAX_ARRAY_BYTES``).
 
     Examples
