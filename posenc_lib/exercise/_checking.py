@@ -50,14 +50,14 @@ _SECTIONS = {
 _COLOURS = {"passed": "#2e7d32", "todo": "#757575", "failed": "#c62828"}
 
 
-def coerce_answer(value, shape):
+def coerce_answer(value, shape, time_limit=None):
     """``(array, None)`` for finite numbers of ``shape``, else ``(None, why)``.
 
     Lists, tuples and numpy arrays are all accepted; ``why`` describes what came
     back instead, for an error message. An answer whose ``__repr__`` or
     ``__array__`` raises or hangs is a wrong kind of answer, not an error.
     """
-    outcome = guarded_call(_coerce, (value, shape))
+    outcome = guarded_call(_coerce, (value, shape), time_limit)
     if outcome.error is not None:
         kind = _type_name(value)
         problem = f"an object of type {kind} that cannot be read as numbers"
@@ -170,7 +170,7 @@ def run_case(name, fn, case, time_limit=None):
         raise Stop(*_call_failed(name, case, outcome.error))
     value = outcome.value
     shape = case.expected.shape
-    answer, why = coerce_answer(value, shape)
+    answer, why = coerce_answer(value, shape, time_limit)
     if why is not None:
         raise Stop(
             f"{name}: your function returned the wrong kind of answer.",
@@ -207,10 +207,12 @@ def _call_failed(name, case, error):
 
 
 def _shape_hint(value, shape):
-    try:
-        got = np.shape(value)
-    except Exception:  # ragged lists
+    if not isinstance(value, list | tuple | np.ndarray):
         return []
+    outcome = guarded_call(np.shape, (value,))  # ragged lists
+    if outcome.error is not None:
+        return []
+    got = outcome.value
     if len(shape) == 2 and got == shape[::-1]:
         return ["It looks transposed: one row per position is wanted."]
     return []

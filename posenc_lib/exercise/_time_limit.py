@@ -10,26 +10,45 @@ How the limit is enforced
     On the main thread of a POSIX process (the command line, and a Jupyter
     kernel, which runs cells on its main thread) a ``SIGALRM`` timer raises
     :class:`TimeLimitExceeded` inside the learner's code; it derives from
-    ``BaseException`` so ``except Exception`` cannot swallow it, and the timer
-    fires again every 0.05 s until the call has ended, so neither can a bare
-    ``except``. It costs about 0.15 ms a call
-    (a check makes 5 to 20 calls and takes 10 to 40 ms in all). Elsewhere (Windows, a
-    worker thread, or when a timer is already running, e.g. pytest-timeout's)
-    the call runs in a daemon thread that is abandoned when the limit passes:
-    the hang is reported, but the loop keeps a core busy until the process ends.
+    ``BaseException`` so ``except Exception`` cannot swallow it; the timer
+    fires again every 0.05 s, and from the second time on every line of the
+    learner's code raises it (a trace function), so neither can a bare
+    ``except`` in a loop (nested ones in several loops can still hold out: the
+    command line then exits with a message 2 s later). It costs about 0.15 ms
+    a call (a check makes 5 to 20 calls and takes 10 to 40 ms in all). A loop
+    inside one C call (numpy on a huge array) is only stopped when it returns.
+    Elsewhere (Windows, a worker thread, or when a timer is already running,
+    e.g. pytest-timeout's) the call runs in a daemon thread that is abandoned
+    when the limit passes: the hang is reported, but the loop keeps a core busy
+    until the process ends.
 """
 
 import signal
+import sys
 import threading
+import time
 from dataclasses import dataclass
 
-__all__ = ["TIME_LIMIT", "Outcome", "TimeLimitExceeded", "guarded_call", "why"]
+__all__ = [
+    "TIME_LIMIT",
+    "Outcome",
+    "TimeLimitExceeded",
+    "guarded_call",
+    "last_resort",
+    "why",
+]
 
 TIME_LIMIT = 5.0
 """Seconds one call of the learner's function may take (the checkers' cases and
 a script's queries are tiny: the right answer takes well under a millisecond)."""
 
 _REFIRE = 0.05  # seconds between repeated alarms once the limit has passed
+_GIVE_UP = 2.0  # seconds past the limit after which last_resort is called
+
+last_resort = None
+"""Called (with the limit) if a call still runs 2 s past its limit, having
+swallowed every TimeLimitExceeded (nested bare ``except`` clauses): the command
+line sets it to print a message and exit; in a notebook it stays None."""
 
 
 class TimeLimitExceeded(BaseException):  # noqa: N818 - reads as an event, like SystemExit
@@ -91,9 +110,16 @@ def guarded_call(fn, args=(), time_limit=None):
 
 
 def _call_with_alarm(fn, args, limit):
-    interrupted = []
+    interrupted, alarms, done, old_trace = [], [], [], sys.gettrace()
+    started = time.monotonic()
 
     def on_alarm(signum, frame):
+        alarms.append(signum)
+        overtime = time.monotonic() - started - limit
+        if overtime > _GIVE_UP and last_resort is not None:
+            last_resort(limit)  # still running 2 s later: e.g. the CLI exits
+        if len(alarms) > 1 and not done:  # the first was swallowed: every line
+            _raise_on_every_line(frame, limit, done)
         raise TimeLimitExceeded(limit)
 
     def on_interrupt(signum, frame):
@@ -107,9 +133,12 @@ def _call_with_alarm(fn, args, limit):
     try:
         signal.setitimer(signal.ITIMER_REAL, limit, _REFIRE)
         try:
-            return Outcome(value=fn(*args))
+            value = fn(*args)
         finally:
+            done.append(True)  # this frame is never traced: safe to run
             signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.settrace(old_trace)
+        return Outcome(value=value)
     except KeyboardInterrupt as exc:
         if interrupted:  # Ctrl-C at the keyboard, not the learner's raise
             raise
@@ -120,6 +149,30 @@ def _call_with_alarm(fn, args, limit):
         signal.signal(signal.SIGALRM, old_alarm)
         if old_interrupt is signal.default_int_handler:
             signal.signal(signal.SIGINT, old_interrupt)
+
+
+def _raise_on_every_line(frame, limit, done):
+    """Make the learner's frames raise at every line (and every new call), even
+    inside an ``except`` clause that swallowed the first TimeLimitExceeded;
+    ``done`` turns it off once the call is over."""
+
+    def tracer(frame, event, arg):
+        if done or frame.f_code.co_filename == __file__:
+            return None  # the call is over, or this is the alarm handler itself
+        if event in ("call", "line"):
+            raise TimeLimitExceeded(limit)
+        return tracer
+
+    own = _call_with_alarm.__code__
+    frames = []
+    while frame is not None and frame.f_code is not own:
+        frames.append(frame)
+        frame = frame.f_back
+    if frame is None:  # not inside a guarded call after all
+        return
+    sys.settrace(tracer)
+    for learner_frame in frames:
+        learner_frame.f_trace = tracer
 
 
 def _call_in_thread(fn, args, limit):
@@ -162,6 +215,6 @@ def why(error):
     text = " ".join(text.split())
     text = text if len(text) <= 200 else text[:197] + "..."
     if isinstance(error, SystemExit):
-        code = "" if error.code is None else f"{error.code} "
-        text = f"{code}(sys.exit() ends the program; return the answer instead)"
+        code = "" if error.code is None else f": {error.code}"
+        return f"{name}{code} (sys.exit() ends the program; return the answer instead)"
     return name + (f": {text}" if text else "")

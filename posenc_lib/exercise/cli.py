@@ -29,6 +29,7 @@ import importlib.util
 import os
 import sys
 
+from . import _time_limit
 from ._time_limit import TIME_LIMIT, guarded_call, why
 from .commands import MAX_SCRIPT_CHARS, CommandError, iter_commands
 
@@ -147,8 +148,18 @@ def _silence_stdout():
         pass
 
 
+def _give_up(limit):
+    """The last resort for code that swallows every timeout: exit at once."""
+    _say(
+        f"posenc: your function ran past the time limit ({limit:g} s) and did "
+        "not stop when told to (does it catch every exception?)."
+    )
+    os._exit(_EXIT_ERROR)
+
+
 def _run(args):
     """Run the script of ``args``; return the exit status."""
+    _time_limit.last_resort = _give_up
     if sys.stdout is None:
         raise _Refused("posenc: standard output is closed: nowhere to print to.")
     if not 0 < args.time_limit <= 3600:

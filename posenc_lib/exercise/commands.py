@@ -322,7 +322,7 @@ class _Interpreter:
             verb = "gave" if timed_out else "raised"
             message = f"{self.command}: {call} {verb} {_explain(error)}; {expected}."
             raise CommandError(self.number, message) from None if timed_out else error
-        array, problem = coerce_answer(outcome.value, (d,))
+        array, problem = coerce_answer(outcome.value, (d,), self.time_limit)
         if problem is not None:
             self.fail(f"{self.command}: {call} returned {problem}; {expected}.")
         return array  # (d,)
