@@ -8,7 +8,7 @@ HOST   := 127.0.0.1
 PORT   ?= 8888
 VOILA_PORT ?= 8866
 
-.PHONY: lab test notebooks explorer bench lint format solutions browser-deps clean
+.PHONY: lab test notebooks explorer site bench bench-grading lint format solutions browser-deps clean
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
@@ -36,9 +36,19 @@ explorer: $(STAMP)
 		--port=$(VOILA_PORT) --ServerApp.port_retries=0 --template=posenc \
 		notebooks/explorer.ipynb
 
+# The course as static web pages in site/, from the stored outputs (nothing is
+# executed): open site/index.html, no server needed. Sliders work without a kernel;
+# MathJax comes from the npm registry (fetched once into .site-cache/ with npm).
+site: $(STAMP)
+	$(BIN)/python scripts/build_site.py
+
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# Time `posenc grade` on 100 generated submissions; writes benchmarks/grading.md
+bench-grading: $(STAMP)
+	$(BIN)/python benchmarks/grading.py
 
 # Regenerate notebooks/05_exercise.ipynb from its source, notebooks/solutions/.
 solutions: $(STAMP)
@@ -63,4 +73,4 @@ $(STAMP): pyproject.toml scripts/jupyterlab-overrides.json
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache site

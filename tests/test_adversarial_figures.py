@@ -67,7 +67,7 @@ def test_wavelengths_log_scale_from_2_pi():
     low, high = ax.get_ylim()
     assert low == 1 and high >= 2 * np.pi * 10000 ** (14 / 16)
     assert (ax.get_xlabel(), ax.get_ylabel()) == (
-        "pair = k // 2",
+        "pair i = k // 2",
         "wavelength (positions)",
     )
 
@@ -90,8 +90,8 @@ def test_similarity_figure_geometry():
     assert image.get_extent() == [-0.5, 9.5, 9.5, -0.5]
     assert _top_row_first(image)
     assert image.get_clim() == (-4.0, 4.0)  # symmetric, scaled to d_model / 2
-    assert (left.get_xlabel(), left.get_ylabel()) == ("position j", "position i")
-    assert right.get_xlabel() == "offset Δ = |i − j|"
+    assert (left.get_xlabel(), left.get_ylabel()) == ("position q", "position p")
+    assert right.get_xlabel() == "offset Δ = |p − q|"
     np.testing.assert_array_equal(right.lines[0].get_xdata(), np.arange(10))
 
 

@@ -3,7 +3,9 @@
 import itertools
 import math
 import re
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 
@@ -16,8 +18,11 @@ from posenc_lib import (
     pos_encoding,
     sinusoidal_positions,
 )
+from posenc_lib.exercise._checking import _SECTIONS, see, split_notes
 from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases
 from posenc_lib.exercise.mistakes import MISTAKES, POS_ENCODING_MISTAKES
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
 def loop_pos_encoding(pos, d):
@@ -134,12 +139,15 @@ def test_passed_message_exactly():
 # -- every mistake is diagnosed as itself -----------------------------------------
 
 
+SECTION_OF = {mistake: f"{n}. `{mistake}`" for n, mistake in enumerate(MISTAKES, 1)}
+
+
 @pytest.mark.parametrize("mistake", POS_ENCODING_MISTAKES)
 def test_check_pos_encoding_names_each_mistake(mistake):
     result = check_pos_encoding(MISTAKES[mistake])
     assert (result.passed, result.mistake) == (False, mistake)
     assert f"this is the mistake '{mistake}'" in result.message
-    assert 'See the lesson: "The sinusoidal formula"' in result.message
+    assert result.message.endswith(f'chapter 04: "{SECTION_OF[mistake]}".')
 
 
 @pytest.mark.parametrize("mistake", POS_ENCODING_MISTAKES)
@@ -164,7 +172,7 @@ def test_integer_division_message_exactly():
         "and repeats sin(pos), cos(pos).\n"
         "  wrong: angle = pos / 10000 ** ((2 * pair) // d)\n"
         "  right: angle = pos / 10000 ** (2 * pair / d)\n"
-        'See the lesson: "The sinusoidal formula" and "Common mistakes".'
+        'See chapter 02: "The formula"; chapter 04: "4. `integer-division`".'
     )
 
 
@@ -197,7 +205,7 @@ def test_check_lookup_says_how_a_lookup_changed_the_table():
         "it should only read it):",
         "  table[0] before: [0.5000 -0.5000 1.0000 0.0000]",
         "  table[0] after:  [0.5000 0.5000 1.0000 1.0000]",
-        'See the lesson: "Embeddings: a table you index".',
+        'See chapter 01: "The table", "The lookup returns a copy".',
     ]
 
 
@@ -225,14 +233,75 @@ def test_a_read_only_view_is_told_the_add_raises_not_that_it_writes():
 def test_an_unknown_wrong_answer_shows_the_first_failing_case():
     result = check_pos_encoding(lambda pos, d: np.array(pos_encoding(pos, d)) + 0.01)
     assert (result.passed, result.mistake) == (False, None)
-    assert result.message.splitlines()[:5] == [
+    assert result.message.splitlines()[:8] == [
         "pos_encoding: not right yet (7 of 7 cases differ); it matches none of "
         "the common mistakes.",
         "Tried:    pos_encoding(0, 4)",
         "Expected: [0.0000 1.0000 0.0000 1.0000]",
         "Got:      [0.0100 1.0100 0.0100 1.0100]",
         "Columns that differ: 0, 1, 2, 3.",
+        "First difference: column 0, in pair 0 (columns 0 and 1).",
+        "  Expected angle: 0 / 10000 ** (2 * 0 / 4) = 0.0000 rad",
+        "  Your columns (0.0100, 1.0100) are not the sine and cosine of one angle: "
+        "sin^2 + cos^2 = 1.0202, not 1.",
     ]
+
+
+def base_1000(pos, d):
+    """A mistake outside the list: 1000 instead of 10000."""
+    k = np.arange(d)
+    angle = pos / 1000 ** (2 * (k // 2) / d)
+    return np.where(k % 2 == 0, np.sin(angle), np.cos(angle))
+
+
+def test_an_unknown_mistake_reports_the_angle_got_and_expected():
+    assert check_pos_encoding(base_1000).message == (
+        "pos_encoding: not right yet (5 of 7 cases differ); it matches none of "
+        "the common mistakes.\n"
+        "Tried:    pos_encoding(3, 4)\n"
+        "Expected: [0.1411 -0.9900 0.0300 0.9996]\n"
+        "Got:      [0.1411 -0.9900 0.0947 0.9955]\n"
+        "Columns that differ: 2, 3.\n"
+        "First difference: column 2, in pair 1 (columns 2 and 3).\n"
+        "  Expected angle: 3 / 10000 ** (2 * 1 / 4) = 0.0300 rad\n"
+        "  Your angle:     0.0949 rad (arctan2 of columns 2 and 3, up to whole turns)\n"
+        'See chapter 02: "The formula", "The worked trace".'
+    )
+    assert round(3 / 1000**0.5, 4) == 0.0949
+
+
+def test_the_angle_is_taken_on_the_turn_nearest_the_expected_one():
+    def late_by_a_tenth(pos, d):  # every angle 0.1 rad too large
+        k = np.arange(d)
+        angle = pos / 10000 ** (2 * (k // 2) / d) + 0.1 * (pos > 0)
+        return np.where(k % 2 == 0, np.sin(angle), np.cos(angle))
+
+    lines = check_pos_encoding(late_by_a_tenth).message.splitlines()
+    assert "Tried:    pos_encoding(3, 4)" in lines  # angle 3 > pi: wraps in arctan2
+    assert "  Expected angle: 3 / 10000 ** (2 * 0 / 4) = 3.0000 rad" in lines
+    assert any(line.startswith("  Your angle:     3.1000 rad") for line in lines)
+
+
+def test_an_unknown_mistake_in_the_table_names_the_row_and_its_position():
+    result = check_sinusoidal_positions(
+        lambda positions, d: np.array([base_1000(p, d) for p in positions])
+    )
+    lines = result.message.splitlines()
+    assert lines[1:3] == [
+        "Tried:    sinusoidal_positions([0, 1], 4)",
+        "Row 1 of the answer:",
+    ]
+    assert "  Expected angle: 1 / 10000 ** (2 * 1 / 4) = 0.0100 rad" in lines
+    assert any(line.startswith("  Your angle:     0.0316 rad") for line in lines)
+
+
+def test_a_known_mistake_gets_no_angle_report():
+    assert "Expected angle" not in check_pos_encoding(MISTAKES["sine-only"]).message
+
+
+def test_a_wrong_lookup_gets_no_angle_report():
+    message = check_lookup(lambda table, token_id: table[token_id].copy() + 1).message
+    assert "angle" not in message
 
 
 def test_sines_and_cosines_in_halves_get_their_own_explanation():
@@ -258,11 +327,66 @@ def test_lookup_of_the_wrong_row_says_which_row_it_was():
 def test_lookup_that_wraps_negative_ids_passes_with_a_note():
     result = check_lookup(lambda table, token_id: table[token_id].copy())
     assert result.passed
-    assert "lookup(table, -1) returned the last row" in result.message
+    verdict, note = result.message.split("\n\n")  # the note on its own, after a gap
+    assert verdict.splitlines()[0] == "lookup: passed all 5 cases."
+    assert note.startswith("Note: lookup(table, -1) returned the last row")
+
+
+def test_a_note_is_shown_outside_the_pass_box():
+    html = check_lookup(lambda table, token_id: table[token_id].copy())._repr_html_()
+    verdict, _, note = html.partition("</div>")
+    assert "#2e7d32" in verdict and "lookup(table, -1)" not in verdict
+    assert note.startswith("<div style='border-left: 4px solid #1565c0")
+    assert "<strong>Note</strong>" in note and "lookup(table, -1) returned" in note
+    assert "Note:" not in note  # the label is the heading, not repeated
+
+
+def test_split_notes():
+    message = "f: passed all 2 cases.\nFor example f(1) = [1.0000].\n\nNote: wraps."
+    assert split_notes(message) == (
+        "f: passed all 2 cases.\nFor example f(1) = [1.0000].",
+        ["Note: wraps."],
+    )
+    assert split_notes("f: failed.") == ("f: failed.", [])
 
 
 def test_lookup_that_rejects_negative_ids_gets_no_note():
     assert "Note:" not in check_lookup(lookup).message
+    assert "Note" not in check_lookup(lookup)._repr_html_()
+
+
+# -- the sections a message points to exist ------------------------------------
+
+
+def _headings(notebook):
+    """Each "## " heading of a notebook, and its part before a colon."""
+    nb = nbformat.read(NOTEBOOKS / notebook, as_version=4)
+    titles = set()
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith("## "):
+                title = line.removeprefix("## ").strip()
+                titles |= {title, title.split(":")[0]}
+    return titles
+
+
+@pytest.mark.parametrize("key", sorted(_SECTIONS))
+def test_each_section_a_message_points_to_exists(key):
+    for notebook, section in _SECTIONS[key]:
+        assert (NOTEBOOKS / notebook).exists(), notebook
+        assert section in _headings(notebook), (notebook, section)
+        assert f"chapter {notebook[:2]}: " in see(key) and f'"{section}"' in see(key)
+
+
+def test_every_mistake_and_task_has_sections():
+    assert set(_SECTIONS) == {
+        *MISTAKES,
+        "lookup",
+        "pos_encoding",
+        "sinusoidal_positions",
+    }
 
 
 # -- code that crashes, is missing or returns the wrong kind of thing -------------
@@ -289,7 +413,7 @@ def test_a_crash_is_reported_with_type_and_message():
         "Tried:    pos_encoding(0, 4)\n"
         "Expected: [0.0000 1.0000 0.0000 1.0000]\n"
         "Got:      ZeroDivisionError: division by zero\n"
-        'See the lesson: "The sinusoidal formula" and "A worked trace".'
+        'See chapter 02: "The formula", "The worked trace".'
     )
 
 
@@ -341,7 +465,7 @@ def test_the_wrong_kind_of_answer_is_described(fn, line):
         "Tried:    pos_encoding(0, 4)",
         "Expected: 4 numbers, shape (4,)",
         line,
-        'See the lesson: "The sinusoidal formula" and "A worked trace".',
+        'See chapter 02: "The formula", "The worked trace".',
     ]
 
 

@@ -79,7 +79,7 @@ def test_waves_dots_are_columns_of_the_table_on_their_continuous_wave():
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("position pos", "PE[pos, k]")
 
 
-def test_wavelengths_from_two_pi_towards_10000_two_pi_on_log_scale():
+def test_wavelengths_from_two_pi_to_just_short_of_10000_two_pi_on_log_scale():
     ax = plot_wavelengths(wavelengths(64))
     line = ax.lines[0]
     np.testing.assert_array_equal(line.get_xdata(), np.arange(32))
@@ -89,6 +89,10 @@ def test_wavelengths_from_two_pi_towards_10000_two_pi_on_log_scale():
     references = sorted(float(ref.get_ydata()[0]) for ref in ax.lines[1:])
     assert references == pytest.approx([2 * np.pi, 10000 * 2 * np.pi])
     assert ax.get_ylabel() == "wavelength (positions)"
+    assert ax.get_xlabel() == "pair i = k // 2"
+    texts = [text.get_text() for text in ax.texts]
+    assert "last: 47,117" in texts  # 2π·10000^(62/64), not 10000·2π
+    assert round(2 * np.pi * 10000 ** (62 / 64)) == 47_117
 
 
 def test_bars_are_the_vector_and_coloured_by_sin_or_cos():

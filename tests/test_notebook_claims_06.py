@@ -33,6 +33,7 @@ def head():
 def test_attention_without_positions_is_permutation_equivariant(x, head):
     out = self_attention(x, head)
     assert out.shape == (5, 8)
+    assert np.allclose(self_attention(x[PERM], head)[0], out[2])  # the prediction
     assert np.allclose(self_attention(x[PERM], head), out[PERM])
     assert permutation_gap(lambda rows: self_attention(rows, head), x, PERM) < 1e-12
 

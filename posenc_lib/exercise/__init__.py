@@ -5,6 +5,8 @@ What is where:
 - :mod:`~posenc_lib.exercise.commands`: the command language (``TABLE``,
   ``TOKENS``, ``LOOKUP``, ``POSENC``, ``ADD``, ``SIM``) that combines a learner's
   ``lookup`` and ``pos_encoding``: :func:`run_commands`.
+- :mod:`~posenc_lib.exercise.diff`: :func:`compare_outputs`, your output beside
+  the reference's, line by line, the first difference highlighted.
 - :mod:`~posenc_lib.exercise.cli`: ``posenc run FILE`` (or
   ``python -m posenc_lib run FILE``).
 - :mod:`~posenc_lib.exercise.checkers`: ``check_lookup``, ``check_pos_encoding``,
@@ -25,15 +27,18 @@ from .checkers import (
     check_sinusoidal_positions,
 )
 from .commands import CommandError, iter_commands, run_commands
+from .diff import OutputComparison, compare_outputs
 from .mistakes import MISTAKES
 
 __all__ = [
     "MISTAKES",
     "CheckResult",
     "CommandError",
+    "OutputComparison",
     "check_lookup",
     "check_pos_encoding",
     "check_sinusoidal_positions",
+    "compare_outputs",
     "iter_commands",
     "run_commands",
 ]

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._format import format_numbers
+from .._format import format_number, format_numbers
+from ..positional import frequencies
 from ._time_limit import TimeLimitExceeded, guarded_call, why
 from .mistakes import DESCRIPTION, MISTAKES, RIGHT_LINE, WRONG_LINE
 
@@ -31,23 +32,41 @@ __all__ = [
     "run_case",
     "see",
     "show",
+    "split_notes",
 ]
 
 _RTOL = _ATOL = 1e-6  # float32 answers pass; every mistake is off by far more
 
+# Where each topic is taught: (notebook, section), the section being a "## "
+# heading of that notebook or its part before a colon (tests check they exist).
+_FORMULA = ("02_sinusoidal_encoding.ipynb", "The formula")
+_TRACE = ("02_sinusoidal_encoding.ipynb", "The worked trace")
+_COPY = ("01_embeddings.ipynb", "The lookup returns a copy")
+_MISTAKES_04 = "04_common_mistakes.ipynb"
 _SECTIONS = {
-    "k-instead-of-pair": ("The sinusoidal formula", "Common mistakes"),
-    "swapped-sin-cos": ("The sinusoidal formula", "A worked trace", "Common mistakes"),
-    "sine-only": ("The sinusoidal formula", "A worked trace", "Common mistakes"),
-    "integer-division": ("The sinusoidal formula", "Common mistakes"),
-    "integer-power": ("The sinusoidal formula", "Common mistakes"),
-    "added-to-table": ("Embeddings: a table you index", "Common mistakes"),
-    "pos_encoding": ("The sinusoidal formula", "A worked trace"),
-    "sinusoidal_positions": ("The sinusoidal formula", "A worked trace"),
-    "lookup": ("Embeddings: a table you index",),
+    "k-instead-of-pair": (_FORMULA, (_MISTAKES_04, "1. `k-instead-of-pair`")),
+    "swapped-sin-cos": (
+        ("02_sinusoidal_encoding.ipynb", "Position 0"),
+        (_MISTAKES_04, "2. `swapped-sin-cos`"),
+    ),
+    "sine-only": (_FORMULA, (_MISTAKES_04, "3. `sine-only`")),
+    "integer-division": (_FORMULA, (_MISTAKES_04, "4. `integer-division`")),
+    "integer-power": (_FORMULA, (_MISTAKES_04, "5. `integer-power`")),
+    "added-to-table": (_COPY, (_MISTAKES_04, "6. `added-to-table`")),
+    "pos_encoding": (_FORMULA, _TRACE),
+    "sinusoidal_positions": (
+        _FORMULA,
+        ("02_sinusoidal_encoding.ipynb", "The exercise card's two examples"),
+    ),
+    "lookup": (("01_embeddings.ipynb", "The table"), _COPY),
 }
 
-_COLOURS = {"passed": "#2e7d32", "todo": "#757575", "failed": "#c62828"}
+_COLOURS = {
+    "passed": "#2e7d32",
+    "todo": "#757575",
+    "failed": "#c62828",
+    "note": "#1565c0",
+}
 
 
 def coerce_answer(value, shape, time_limit=None):
@@ -123,14 +142,47 @@ class CheckResult:
         return f"CheckResult(passed={self.passed}, mistake={self.mistake!r})"
 
     def _repr_html_(self):
-        headline, _, details = self.message.partition("\n")
-        todo = "not implemented yet" in headline
-        colour = _COLOURS["passed" if self.passed else "todo" if todo else "failed"]
-        body = f"<pre style='margin: 0.4em 0 0'>{html.escape(details)}</pre>"
-        return (
-            f"<div style='border-left: 4px solid {colour}; padding: 0.3em 0.8em'>"
-            f"<strong>{html.escape(headline)}</strong>{body if details else ''}</div>"
-        )
+        verdict, notes = split_notes(self.message)
+        return _verdict_html(verdict, self.passed) + "".join(map(_note_html, notes))
+
+
+def split_notes(message):
+    """``(verdict, notes)``: the lines of ``message`` starting ``Note:`` apart.
+
+    A note is said about an answer, not part of its verdict (a passing answer
+    may carry one); notebooks show it in its own block.
+
+    Examples
+    --------
+    >>> split_notes("f: passed all 2 cases.\\n\\nNote: f(-1) wraps.")
+    ('f: passed all 2 cases.', ['Note: f(-1) wraps.'])
+    """
+    lines = message.split("\n")
+    notes = [line for line in lines if line.startswith("Note:")]
+    verdict = "\n".join(line for line in lines if not line.startswith("Note:"))
+    return verdict.rstrip("\n"), notes
+
+
+def _verdict_html(verdict, passed):
+    """The verdict as a box whose colour says passed, not written yet or failed."""
+    headline, _, details = verdict.partition("\n")
+    todo = "not implemented yet" in headline
+    colour = _COLOURS["passed" if passed else "todo" if todo else "failed"]
+    body = f"<pre style='margin: 0.4em 0 0'>{html.escape(details)}</pre>"
+    return (
+        f"<div style='border-left: 4px solid {colour}; padding: 0.3em 0.8em'>"
+        f"<strong>{html.escape(headline)}</strong>{body if details else ''}</div>"
+    )
+
+
+def _note_html(note):
+    """One note as its own block, below the verdict and outside it."""
+    text = html.escape(note.removeprefix("Note:").strip())
+    return (
+        f"<div style='border-left: 4px solid {_COLOURS['note']}; "
+        "padding: 0.3em 0.8em; margin-top: 0.5em'>"
+        f"<strong>Note</strong><div style='margin: 0.3em 0 0'>{text}</div></div>"
+    )
 
 
 @dataclass(frozen=True)
@@ -153,8 +205,20 @@ def close(a, b):
 
 
 def see(key):
-    *first, last = [f'"{section}"' for section in _SECTIONS[key]]
-    return f"See the lesson: {', '.join(first)}{' and ' * bool(first)}{last}."
+    """Where the course teaches ``key``: sections of the chapters' notebooks.
+
+    Examples
+    --------
+    >>> see("integer-division")
+    'See chapter 02: "The formula"; chapter 04: "4. `integer-division`".'
+    >>> see("pos_encoding")
+    'See chapter 02: "The formula", "The worked trace".'
+    """
+    chapters = {}
+    for notebook, section in _SECTIONS[key]:
+        chapters.setdefault(notebook[:2], []).append(f'"{section}"')
+    places = [f"chapter {n}: {', '.join(titles)}" for n, titles in chapters.items()]
+    return f"See {'; '.join(places)}."
 
 
 def run_case(name, fn, case, time_limit=None):
@@ -246,6 +310,50 @@ def _first_difference(case, answer, what):
     ]
 
 
+_ENCODINGS = ("pos_encoding", "sinusoidal_positions")  # answers made of (sin, cos)
+
+
+def _angle_report(name, case, answer):
+    """For an encoding: the first pair that differs, the angle expected and got.
+
+    The learner's angle is recovered from their (sin, cos) columns with
+    ``arctan2``, taken within half a turn of the expected one; if the two
+    numbers are not on the unit circle, no angle gives them, and that is said.
+    """
+    if name not in _ENCODINGS:
+        return []
+    expected, pos = case.expected, case.args[0]
+    if expected.ndim == 2:
+        row = int(np.flatnonzero(~np.isclose(answer, expected, _RTOL, _ATOL))[0])
+        row //= expected.shape[1]
+        expected, answer, pos = expected[row], answer[row], pos[row]
+    column = int(np.flatnonzero(~np.isclose(answer, expected, _RTOL, _ATOL))[0])
+    pair, d = column // 2, expected.shape[0]
+    angle = pos * frequencies(d)[pair]
+    sine, cosine = answer[2 * pair], answer[2 * pair + 1]
+    lines = [
+        f"First difference: column {column}, in pair {pair} "
+        f"(columns {2 * pair} and {2 * pair + 1}).",
+        f"  Expected angle: {pos} / 10000 ** (2 * {pair} / {d}) = "
+        f"{format_number(angle)} rad",
+    ]
+    radius = sine**2 + cosine**2
+    if not np.isclose(radius, 1.0, rtol=0, atol=1e-4):
+        return [
+            *lines,
+            f"  Your columns ({format_number(sine)}, {format_number(cosine)}) are not "
+            f"the sine and cosine of one angle: sin^2 + cos^2 = "
+            f"{format_number(radius)}, not 1.",
+        ]
+    turn = np.arctan2(sine, cosine) - angle
+    got = angle + (turn + np.pi) % (2 * np.pi) - np.pi  # nearest the expected one
+    return [
+        *lines,
+        f"  Your angle:     {format_number(got)} rad "
+        f"(arctan2 of columns {2 * pair} and {2 * pair + 1}, up to whole turns)",
+    ]
+
+
 def diagnose(name, cases, answers, candidates, *, example=1, hints=()):
     """Compare the answers with the right ones, then with each mistake's.
 
@@ -274,6 +382,7 @@ def diagnose(name, cases, answers, candidates, *, example=1, hints=()):
             f"{name}: not right yet ({len(wrong)} of {len(cases)} cases differ); "
             "it matches none of the common mistakes.",
             *where,
+            *_angle_report(name, cases[wrong[0]], answers[wrong[0]]),
             *hints,
             see(name),
         ],

@@ -291,7 +291,7 @@ def check_lookup(fn, *, time_limit=None):
     hints = _row_hint(cases[wrong[0]], answers[wrong[0]]) if wrong else []
     result = diagnose("lookup", cases, answers, {}, example=0, hints=hints)
     if result.passed and _wraps_negative_ids(fn, time_limit):
-        return make_result(True, None, [result.message, _WRAP_NOTE])
+        return make_result(True, None, [result.message, "", _WRAP_NOTE])
     return result
 
 

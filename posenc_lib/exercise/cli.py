@@ -3,6 +3,7 @@
 Usage::
 
     python -m posenc_lib run lesson.txt        # or: posenc run lesson.txt
+    posenc grade submissions/ --out grades/    # a class's chapter-05 notebooks
     python -m posenc_lib run - < lesson.txt    # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
@@ -32,6 +33,7 @@ import sys
 from . import _time_limit
 from ._time_limit import TIME_LIMIT, guarded_call, why
 from .commands import MAX_SCRIPT_CHARS, CommandError, iter_commands
+from .grading_cli import add_grade_parser, grade_main
 
 __all__ = ["main"]
 
@@ -70,6 +72,7 @@ def _parser():
         default=TIME_LIMIT,
         help=f"time each call of your functions may take (default {TIME_LIMIT:g})",
     )
+    add_grade_parser(commands)
     return parser
 
 
@@ -201,6 +204,8 @@ def main(argv=None):
     posenc: cannot read no-such-file.txt: No such file or directory
     """
     args = _parser().parse_args(argv)
+    if args.command == "grade":
+        return grade_main(args)
     try:
         return _run(args)
     except _Refused as refused:

@@ -203,10 +203,12 @@ def integer_power(pos, d):
 
         angle = pos / int(10000 ** (2 * pair / d))    # right: no int(...)
 
-    An integer power function does the same. Where the divisor is a whole
-    number (every pair when ``d`` is 4 or 8) nothing changes; elsewhere the
-    frequencies are slightly off, e.g. ``d == 6`` divides by 21 instead of
-    21.5443, and the error grows with the position.
+    The power is computed in floating point and its *result* truncated. Where
+    the divisor is a whole number (every pair when ``d`` is 4 or 8) nothing
+    changes; elsewhere the frequencies are slightly off, e.g. ``d == 6`` divides
+    by 21 instead of 21.5443, and the error grows with the position. (An
+    integer power function that takes an integer *exponent* truncates
+    ``2 * pair / d`` to 0 instead: that is :func:`integer_division`.)
 
     Parameters
     ----------

@@ -9,8 +9,8 @@ of. What is where:
 - :mod:`~posenc_lib.figures.encoding`: the table, its columns, its wavelengths,
   one position's bars (chapter 02).
 - :mod:`~posenc_lib.figures.embeddings`: word vectors in the plane (chapter 01).
-- :mod:`~posenc_lib.figures.properties`: similarity, a mistake beside the right
-  table, attention scores (chapters 03, 04, 06).
+- :mod:`~posenc_lib.figures.properties`: similarity, attention scores that look
+  back, a mistake beside the right table, scores with RoPE (chapters 03, 04, 06).
 - :mod:`~posenc_lib.figures.circles`: one (sin, cos) pair on the unit circle.
 - :mod:`~posenc_lib.figures.sliders`: the sliders of chapters 02 and 03 (ipywidgets).
 - :mod:`~posenc_lib.figures.explorer` and
@@ -26,7 +26,12 @@ from .encoding import (
     plot_wavelengths,
     plot_waves,
 )
-from .properties import compare_tables, score_heatmaps, similarity_figure
+from .properties import (
+    compare_tables,
+    look_back_heatmaps,
+    score_heatmaps,
+    similarity_figure,
+)
 from .style import PE_CMAP, Blitter, heatmap, setup_notebook
 
 __all__ = [
@@ -36,6 +41,7 @@ __all__ = [
     "compare_tables",
     "draw_pair_stage",
     "heatmap",
+    "look_back_heatmaps",
     "pair_circle",
     "plot_encoding_bars",
     "plot_encoding_heatmap",

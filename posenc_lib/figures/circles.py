@@ -196,6 +196,28 @@ def show_pair_shift(ax, arrows, offset, *, d_model, pair, starts):
     return np.stack([begin, end], axis=1)  # (n_starts, 2, 2)
 
 
+def _readable(length):
+    """A length in positions as a title prints it: no exponent, thousands separated.
+
+    One decimal below 100, whole positions from 100 on.
+
+    Parameters
+    ----------
+    length : float
+        A non-negative length, e.g. a wavelength.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> [_readable(x) for x in (6.2832, 198.6918, 19869.1765)]
+    ['6.3', '199', '19,869']
+    """
+    return f"{length:.1f}" if length < 99.95 else f"{length:,.0f}"
+
+
 def clock_faces(positions, d_model, pairs):
     """Each pair as a clock face, with one hand per position in ``positions``.
 
@@ -215,13 +237,17 @@ def clock_faces(positions, d_model, pairs):
     -------
     matplotlib.figure.Figure
         ``fig.axes[f].lines[1 + h].get_xydata()[1]`` is the tip of hand ``h`` on
-        face ``f``: ``PE[positions[h], 2 * pairs[f] : 2 * pairs[f] + 2]``.
+        face ``f``: ``PE[positions[h], 2 * pairs[f] : 2 * pairs[f] + 2]``. Each
+        title gives the pair and its wavelength in positions, thousands separated,
+        never with an exponent (``wavelength 19,869``, not ``1.987e+04``).
 
     Examples
     --------
     >>> fig = clock_faces([0, 44], 16, [0, 1])
     >>> len(fig.axes), len(fig.axes[0].lines)
     (2, 3)
+    >>> fig.axes[1].get_title().splitlines()
+    ['pair 1', 'wavelength 19.9']
     >>> plt.close(fig)
     """
     positions = check_positions(positions)  # (n,)
@@ -240,6 +266,6 @@ def clock_faces(positions, d_model, pairs):
                 [0, x], [0, y], color=f"C{index}", linewidth=width, label=f"pos {pos}"
             )
         wavelength = 2 * np.pi / frequencies(d_model)[pair]
-        ax.set_title(f"pair {pair}\nwavelength {wavelength:,.4g}", fontsize=9)
+        ax.set_title(f"pair {pair}\nwavelength {_readable(wavelength)}", fontsize=9)
     axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return fig

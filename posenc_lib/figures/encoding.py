@@ -158,9 +158,17 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
             ha="right",
             va="bottom",
         )
+    ax.annotate(  # the longest wavelength, 2π·base^((d_model-2)/d_model)
+        f"last: {wavelengths[-1]:,.0f}",
+        (pairs[-1], wavelengths[-1]),
+        xytext=(pairs[-1], wavelengths[-1] / 60),
+        ha="center",
+        va="top",
+        arrowprops={"arrowstyle": "->", "linewidth": 0.8},
+    )
     ax.set_yscale("log")
     ax.set_ylim(1, top * 4)
-    ax.set(xlabel="pair = k // 2", ylabel="wavelength (positions)")
+    ax.set(xlabel="pair i = k // 2", ylabel="wavelength (positions)")
     ax.set_title(f"Wavelengths grow geometrically (d_model = {2 * len(pairs)})")
     return ax
 

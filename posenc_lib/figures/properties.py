@@ -12,10 +12,15 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .._validation import check_table
+from .._validation import check_integer, check_table
 from .style import heatmap
 
-__all__ = ["compare_tables", "score_heatmaps", "similarity_figure"]
+__all__ = [
+    "compare_tables",
+    "look_back_heatmaps",
+    "score_heatmaps",
+    "similarity_figure",
+]
 
 
 def similarity_figure(matrix, offsets, similarities):
@@ -24,7 +29,7 @@ def similarity_figure(matrix, offsets, similarities):
     Parameters
     ----------
     matrix : array_like of shape (n_positions, n_positions)
-        ``PE[i] · PE[j]`` for positions ``i, j`` in ``0 .. n_positions - 1``,
+        ``PE[p] · PE[q]`` for positions ``p, q`` in ``0 .. n_positions - 1``,
         e.g. ``table @ table.T``.
     offsets : array_like of shape (n_offsets,)
         Offsets ``Δ`` for the curve.
@@ -54,13 +59,13 @@ def similarity_figure(matrix, offsets, similarities):
     )
     image = heatmap(left, matrix, vmax=half_width)
     left.set_aspect("equal")
-    fig.colorbar(image, ax=left, label="PE[i] · PE[j]")
-    left.set(xlabel="position j", ylabel="position i", title="PE[i] · PE[j]")
+    fig.colorbar(image, ax=left, label="PE[p] · PE[q]")
+    left.set(xlabel="position q", ylabel="position p", title="PE[p] · PE[q]")
     right.plot(offsets, similarities, color="tab:blue")
     right.axhline(half_width, color="grey", linestyle="--", linewidth=1)
     right.axhline(0, color="black", linewidth=0.6)
     right.set(
-        xlabel="offset Δ = |i − j|",
+        xlabel="offset Δ = |p − q|",
         ylabel="PE[p] · PE[p + Δ]",
         title=f"Similarity against offset (d_model = {2 * half_width:g})",
     )
@@ -111,7 +116,9 @@ def compare_tables(right, wrong, *, name):
         )
     difference = wrong - right  # (n_positions, d_model)
     largest = float(np.abs(difference).max())
-    fig, axes = plt.subplots(1, 3, figsize=(10.0, 3.0), sharey=True)
+    fig, axes = plt.subplots(
+        1, 3, figsize=(10.0, 3.0), sharey=True, layout="constrained"
+    )
     image = heatmap(axes[0], right)
     heatmap(axes[1], wrong)
     spread = heatmap(axes[2], difference, vmax=largest or 1.0)
@@ -162,4 +169,97 @@ def score_heatmaps(added, rotated):
         ax.set_xlabel("key position n")
     axes[0].set_ylabel("query position m")
     fig.colorbar(image, ax=axes, label="score q · k")
+    return fig
+
+
+def _check_score_panels(panels):
+    """``panels`` as a list of (title, square float matrix), all of one shape."""
+    if not isinstance(panels, dict) or not panels:
+        raise TypeError(
+            f"panels == {panels!r:.60}, must be a non-empty dict of title -> scores."
+        )
+    what = "(n_positions, n_positions): query position p by key position q"
+    checked = []
+    for title, scores in panels.items():
+        scores = check_table(scores, f"panels[{title!r}]", what=what).astype(float)
+        rows, columns = scores.shape
+        first = checked[0][1].shape if checked else (rows, rows)
+        if (rows, columns) != first:
+            raise ValueError(
+                f"panels[{title!r}] has shape {scores.shape}, must be {first}"
+                " (square, and the same for every panel)."
+            )
+        checked.append((str(title), scores))
+    return checked
+
+
+def look_back_heatmaps(panels, *, offset):
+    """Attention scores by query and key position, with ``q = p - offset`` marked.
+
+    One heatmap per matrix, all on one colour scale. A dashed line runs along
+    the diagonal ``q = p - offset`` (the key ``offset`` tokens back) and a dot
+    marks the highest score of each row ``p >= offset``: when the dots sit on the
+    line, every query looks ``offset`` tokens back.
+
+    Parameters
+    ----------
+    panels : dict of str to array_like of shape (n_positions, n_positions)
+        Title -> ``score[p, q]`` for query positions ``p`` (rows) and key
+        positions ``q`` (columns), ``0 .. n_positions - 1``; e.g.
+        ``table @ rotation_matrix(3, d_model) @ table.T``.
+    offset : int
+        How far back the line is drawn, ``0 <= offset < n_positions``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        For panel ``f``: ``fig.axes[f].images[0].get_array()`` is its matrix;
+        ``fig.axes[f].lines[0].get_xydata()`` the ends ``(q, p)`` of the
+        diagonal; ``fig.axes[f].lines[1].get_xydata()`` the dots, one
+        ``(argmax_q score[p, q], p)`` per row ``p >= offset``.
+
+    Raises
+    ------
+    TypeError
+        If ``panels`` is not a non-empty dict.
+    ValueError
+        If a matrix is not square, the matrices differ in shape, or ``offset``
+        is outside ``[0, n_positions - 1]``.
+
+    Examples
+    --------
+    >>> scores = np.eye(6, k=-2)  # row p scores 1 at q = p - 2
+    >>> fig = look_back_heatmaps({"two back": scores}, offset=2)
+    >>> fig.axes[0].lines[0].get_xydata().tolist()  # from (0, 2) to (3, 5)
+    [[0.0, 2.0], [3.0, 5.0]]
+    >>> fig.axes[0].lines[1].get_xydata()[:, 0].tolist()  # every dot on the line
+    [0.0, 1.0, 2.0, 3.0]
+    >>> plt.close(fig)
+    """
+    checked = _check_score_panels(panels)
+    n_positions = checked[0][1].shape[0]
+    offset = check_integer(offset, "offset", min_value=0, max_value=n_positions - 1)
+    vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
+    rows = np.arange(offset, n_positions)  # query positions with a key offset back
+    fig, axes = plt.subplots(
+        1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False
+    )
+    fig.subplots_adjust(bottom=0.22, wspace=0.3)  # room for the legend below
+    for ax, (title, scores) in zip(axes[0], checked, strict=True):
+        image = heatmap(ax, scores, vmax=vmax)
+        ax.set_aspect("equal")
+        ax.plot(
+            [0, n_positions - 1 - offset], [offset, n_positions - 1],
+            color="black", linestyle="--", linewidth=1.2, label=f"q = p − {offset}",
+        )  # fmt: skip
+        ax.plot(
+            scores[rows].argmax(axis=1), rows, "o", markersize=4.5,
+            markerfacecolor="none", markeredgecolor="black", markeredgewidth=1,
+            label="highest score of row p",
+        )  # fmt: skip
+        ax.set(title=title, xlabel="key position q")
+    axes[0, 0].set_ylabel("query position p")
+    fig.colorbar(image, ax=axes[0].tolist(), label="score[p, q]", shrink=0.8)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncols=2)
     return fig

@@ -53,8 +53,10 @@ _RC = {
 def setup_notebook():
     """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
 
-    Safe to call more than once and outside IPython (then only the matplotlib
-    defaults change).
+    It also makes numpy 2 print scalars as numpy 1 did (``0.5``, ``True``, not
+    ``np.float64(0.5)``, ``np.True_``), so a chapter's stored outputs read the
+    same under every numpy the course supports. Safe to call more than once and
+    outside IPython (then only the matplotlib and numpy defaults change).
 
     Examples
     --------
@@ -63,6 +65,8 @@ def setup_notebook():
     [6.0, 3.0]
     """
     mpl.rcParams.update(_RC)
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        np.set_printoptions(legacy="1.25")  # scalars print as under numpy 1
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipywidgets

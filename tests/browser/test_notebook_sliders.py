@@ -18,7 +18,7 @@ from pages import (
     type_into,
 )
 
-from posenc_lib.figures.encoding import setup_notebook
+from posenc_lib.figures import setup_notebook
 from posenc_lib.figures.sliders import (
     PairCircleExplorer,
     PositionExplorer,
