@@ -15,9 +15,13 @@ Rotation blocks
 Exact angles
     ``pos / divisor`` is rounded to float64; at position 1e9 that rounding alone
     moves the angle by about 1e-7. :func:`rounding_error` recovers the part the
-    division dropped (an error-free product, after Dekker), and the caller adds
-    it to first order: ``sin(a + r) = sin(a) + r cos(a)``, with ``|r|`` below
-    one unit in the last place of ``a``.
+    division dropped (an error-free product, after Dekker), and :func:`turn`
+    adds it: ``sin(a + r) = sin(a) cos(r) + cos(a) sin(r)``. ``|r|`` is below one
+    unit in the last place of ``a``; while it is below 1e-8 (positions up to
+    about 1e8) the first-order ``sin(a) + r cos(a)`` is already exact to 5e-17,
+    and beyond that ``cos(r)`` and ``sin(r)`` are computed. Both need the
+    position exact in float64 (below ``2**53``) and no overflow in the
+    error-free product (``base`` up to 1e100): the accepted range.
 
 Scratch memory stays a few percent of the output: work is done a bounded number
 of rows at a time.
@@ -34,6 +38,7 @@ __all__ = [
     "row_blocks",
     "takes_fast_path",
     "to_halves",
+    "turn",
 ]
 
 FAST_MIN_ROWS = 64  # below this many rows the direct formula is just as quick
@@ -82,8 +87,24 @@ def accurate_sin_cos(positions, divisors):
     """
     angle = positions.astype(np.float64)[:, None] / divisors  # (rows, pairs)
     rest = rounding_error(positions, divisors, angle)  # (rows, pairs)
-    sin, cos = np.sin(angle), np.cos(angle)
-    return sin + rest * cos, cos - rest * sin
+    return turn(np.sin(angle), np.cos(angle), rest)
+
+
+_FIRST_ORDER = 1e-8  # below this |rest|, rest**2 / 2 < 5e-17: first order is exact
+
+
+def turn(sin, cos, rest):
+    """sin and cos of ``angle + rest``, given those of ``angle`` and a small ``rest``.
+
+    Examples
+    --------
+    >>> [round(float(v), 12) for v in turn(np.sin(1.0), np.cos(1.0), 0.5)]
+    [0.997494986604, 0.070737201668]
+    """
+    if np.max(np.abs(rest), initial=0.0) < _FIRST_ORDER:
+        return sin + rest * cos, cos - rest * sin
+    sin_rest, cos_rest = np.sin(rest), np.cos(rest)
+    return sin * cos_rest + cos * sin_rest, cos * cos_rest - sin * sin_rest
 
 
 def _scratch_rows(out, bytes_per_row):

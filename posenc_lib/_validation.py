@@ -15,11 +15,16 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "MAX_ARRAY_BYTES",
+    "MAX_POSITION",
+    "check_array_size",
+    "check_base",
     "check_choice",
     "check_d_model",
     "check_dtype",
     "check_index",
     "check_integer",
+    "check_position",
     "check_positions",
     "check_positive",
     "check_table",
@@ -27,6 +32,21 @@ __all__ = [
     "describe",
 ]
 
+
+MAX_POSITION = 2**53 - 1
+"""The largest position accepted: float64 holds every integer up to ``2**53``
+exactly, so each position up to here has its own angle (``2**53 + 1`` would be
+read as ``2**53``)."""
+
+MAX_ARRAY_BYTES = 2**28
+"""The largest array a function may build (256 MiB), checked before building it:
+a table of 100,000 positions by 256 columns in float64 is 195 MiB."""
+
+BASE_RANGE = (1.0, 1e100)
+"""Accepted ``base`` of the wavelengths: from 1 (every divisor >= 1, so every angle
+is at most its position) to 1e100 (far past any model's 1e4 to 1e6, and 200
+orders of magnitude away from where the exact-angle arithmetic under- or
+overflows)."""
 
 _BOOLS = (bool, np.bool_)
 _BOOL_TYPES = frozenset(_BOOLS)
@@ -107,9 +127,79 @@ def check_positive(value, name):
     """
     if not isinstance(value, numbers.Real) or isinstance(value, _BOOLS):
         raise TypeError(f"{name} == {describe(value)}, must be a finite number > 0.")
-    if not np.isfinite(value) or value <= 0:
+    number = _as_float(value)
+    if not np.isfinite(number) or number <= 0:
         raise ValueError(f"{name} == {value}, must be a finite number > 0.")
-    return float(value)
+    return number
+
+
+def _as_float(value):
+    """``float(value)``, or ``inf`` (with the sign) for an int too large for it."""
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")
+
+
+def check_base(base, name="base"):
+    """Return ``base`` as a ``float``, or raise unless it is a number in
+    :data:`BASE_RANGE`, ``[1, 1e100]``.
+
+    Examples
+    --------
+    >>> check_base(10000)
+    10000.0
+    >>> check_base(0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: base == 0.5, must be a number in [1, 1e100]: below 1 an angle would exceed its position.
+    """  # noqa: E501
+    low, high = BASE_RANGE
+    expected = "must be a number in [1, 1e100]"
+    if not isinstance(base, numbers.Real) or isinstance(base, _BOOLS):
+        raise TypeError(f"{name} == {describe(base)}, {expected}.")
+    number = _as_float(base)
+    if number < low:
+        expected += ": below 1 an angle would exceed its position"
+    elif number > high:
+        expected += ": the exact-angle arithmetic is built for bases up to 1e100"
+    if not low <= number <= high:
+        shown = _digits(base) if isinstance(base, numbers.Integral) else base
+        raise ValueError(f"{name} == {shown}, {expected}.")
+    return number
+
+
+def check_array_size(shape, name, *, itemsize=8, what="the result"):
+    """Raise ``ValueError`` if an array of ``shape`` would exceed
+    :data:`MAX_ARRAY_BYTES`; ``name`` says which arguments set the shape.
+
+    Examples
+    --------
+    >>> check_array_size((10, 4), "positions and d_model")
+    >>> check_array_size((10**9, 2), "positions and d_model")
+    Traceback (most recent call last):
+    ...
+    ValueError: positions and d_model would give the result of shape (1000000000, 2), 14.9 GiB: more than the limit of 256 MiB (posenc_lib._validation.MAX_ARRAY_BYTES).
+    """  # noqa: E501
+    size = itemsize
+    for length in shape:
+        size *= int(length)
+    if size > MAX_ARRAY_BYTES:
+        shape = tuple(int(length) for length in shape)
+        raise ValueError(
+            f"{name} would give {what} of shape {shape}, {_bytes(size)}: more than "
+            f"the limit of {_bytes(MAX_ARRAY_BYTES)} "
+            "(posenc_lib._validation.MAX_ARRAY_BYTES)."
+        )
+
+
+def _bytes(size):
+    """``size`` bytes in the largest binary unit, e.g. ``'14.9 GiB'``."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if size < 1024 or unit == "PiB":
+            return f"{size:.3g} {unit}" if unit != "B" else f"{size} B"
+        size /= 1024
+    raise AssertionError("unreachable")
 
 
 def check_choice(value, name, choices):
@@ -155,24 +245,39 @@ def check_dtype(dtype, name="dtype"):
     return resolved
 
 
-def _as_1d_integers(values, name, one):
+def _range_array(values, name, one, below):
+    """``values`` (a range) as an int64 array, after checking its two ends and its
+    size, so that ``range(10**30)`` is refused before anything is built."""
+    sign = 1 if values.step > 0 else -1
+    length = max(0, (values.stop - values.start + values.step - sign) // values.step)
+    for index in (0, length - 1) if length else ():
+        item = values.start + index * values.step
+        if not -(2**63) <= item < below:
+            raise ValueError(
+                f"{name}[{index}] == {_digits(item)}, must be {one}{_BELOW[below]}"
+            )
+    check_array_size((length,), name, what="an int64 array")
+    return np.arange(values.start, values.stop, values.step, dtype=np.int64)
+
+
+def _as_1d_integers(values, name, one, below=2**63):
     """Turn ``values`` into a 1-D int64 array, or raise naming the bad element.
 
-    ``one`` describes a single element, e.g. ``"a non-negative integer"``.
+    ``one`` describes a single element, e.g. ``"a non-negative integer"``; every
+    element must be below ``below``.
     """
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
     if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
         raise TypeError(f"{name} == {describe(values)}, must be {many}.")
     try:
-        if isinstance(values, range) and abs(values.start) + abs(values.stop) < 2**62:
-            array = np.arange(values.start, values.stop, values.step)  # 1000x faster
-        else:
-            array = np.asarray(values)
+        array = None if isinstance(values, range) else np.asarray(values)
     except ValueError:
         raise ValueError(
             f"{name} == {describe(values)}, must be {many} "
             "(rows of different lengths cannot form an array)."
         ) from None
+    if array is None:
+        array = _range_array(values, name, one, below)  # 1000x faster than asarray
     if array.ndim != 1:
         raise ValueError(f"{name} has shape {array.shape}, must be {many}.")
     if array.size == 0:
@@ -187,8 +292,8 @@ def _as_1d_integers(values, name, one):
     for index, item in enumerate(items):
         if not _is_int(item):
             raise TypeError(f"{name}[{index}] == {describe(item)}, must be {one}.")
-        if not -(2**63) <= item < 2**63:
-            raise ValueError(f"{name}[{index}] == {item}, must be {one} below 2**63.")
+        if not -(2**63) <= item < below:
+            raise ValueError(f"{name}[{index}] == {item}, must be {one}{_BELOW[below]}")
     return np.array([int(item) for item in items], dtype=np.int64)
 
 
@@ -203,15 +308,58 @@ def check_positions(positions, name="positions"):
     Traceback (most recent call last):
     ...
     ValueError: positions[1] == -2, must be a non-negative integer.
-    """
-    array = _as_1d_integers(positions, name, "a non-negative integer")
-    negative = np.flatnonzero(array < 0)
-    if negative.size:
-        index = int(negative[0])
-        raise ValueError(
-            f"{name}[{index}] == {array[index]}, must be a non-negative integer."
-        )
+    >>> check_positions([2**53])
+    Traceback (most recent call last):
+    ...
+    ValueError: positions[0] == 9007199254740992, must be a non-negative integer below 9007199254740992 (2**53): float64 angles cannot tell larger positions apart.
+    """  # noqa: E501
+    one = "a non-negative integer"
+    array = _as_1d_integers(positions, name, one, below=MAX_POSITION + 1)
+    bad = np.flatnonzero((array < 0) | (array > MAX_POSITION))
+    if bad.size:
+        index = int(bad[0])
+        if array[index] < 0:
+            raise ValueError(f"{name}[{index}] == {array[index]}, must be {one}.")
+        raise ValueError(_too_far(f"{name}[{index}]", array[index]))
     return array
+
+
+def check_position(value, name="pos", *, signed=False):
+    """Return ``value`` as an ``int``, or raise unless it is an integer in
+    ``[0, 2**53)`` (``(-2**53, 2**53)`` if ``signed``, for an offset).
+
+    Examples
+    --------
+    >>> check_position(7)
+    7
+    >>> check_position(-3, "offset", signed=True)
+    -3
+    """
+    value = check_integer(value, name, min_value=None if signed else 0)
+    if abs(value) > MAX_POSITION:
+        if signed:
+            bound = _BELOW[2**53].replace(" below ", f" with |{name}| < ")
+            raise ValueError(f"{name} == {_digits(value)}, must be an integer{bound}")
+        raise ValueError(_too_far(name, value))
+    return value
+
+
+def _digits(value):
+    """An int for a message: whole up to 40 digits, else its start and length."""
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:12]}...({len(text)} digits)"
+
+
+def _too_far(name, value):
+    return f"{name} == {_digits(value)}, must be a non-negative integer{_BELOW[2**53]}"
+
+
+_BELOW = {
+    2**63: " below 2**63.",
+    2**53: (
+        f" below {2**53} (2**53): float64 angles cannot tell larger positions apart."
+    ),
+}
 
 
 def check_table(table, name="table", *, what="(vocab_size, d), one row per token"):

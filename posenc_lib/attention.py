@@ -36,11 +36,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validation import (
+    check_array_size,
     check_choice,
     check_d_model,
     check_index,
     check_integer,
     check_positions,
+    describe,
 )
 from .positional import frequencies, sinusoidal_positions
 
@@ -66,12 +68,29 @@ class AttentionHead(NamedTuple):
     w_v: np.ndarray
 
 
+def _as_numbers(x, name):
+    """``x`` as a float64 array; TypeError naming ``name`` if it is not numbers."""
+    try:
+        array = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} == {describe(x)}, must be an array of numbers."
+        ) from None
+    if np.isnan(array).any():
+        raise ValueError(f"{name} holds nan, must be numbers.")
+    return array
+
+
 def _check_rows(x, d_model=None, name="x"):
-    """``x`` as a float 2-D array ``(n, d)``; raise with its shape otherwise."""
-    x = np.asarray(x, dtype=np.float64)
+    """``x`` as a float 2-D array ``(n, d)``, n >= 1; raise with its shape otherwise."""
+    x = _as_numbers(x, name)
+    width = "d_model" if d_model is None else str(d_model)
     if x.ndim != 2 or (d_model is not None and x.shape[1] != d_model):
-        width = "d_model" if d_model is None else str(d_model)
         raise ValueError(f"{name} has shape {x.shape}, must be 2-D: (n, {width}).")
+    if x.size == 0:
+        raise ValueError(
+            f"{name} has shape {x.shape}, must have at least one row and column."
+        )
     return x
 
 
@@ -99,6 +118,7 @@ def init_head(d_model, d_head=None, *, seed=0):
     """
     d_model = check_d_model(d_model)
     d_head = d_model if d_head is None else check_d_model(d_head, "d_head")
+    check_array_size((3, d_model, d_head), "d_model and d_head", what="projections")
     rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
     w = rng.normal(size=(3, d_model, d_head)) / np.sqrt(d_model)  # (3, d_model, d_head)
     return AttentionHead(*w)
@@ -107,13 +127,50 @@ def init_head(d_model, d_head=None, *, seed=0):
 def softmax(scores, axis=-1):
     """Softmax along ``axis``, shifted by the maximum so it never overflows.
 
+    Infinite scores follow the limit: ``+inf`` entries share all the weight
+    equally, ``-inf`` entries get none. A slice whose scores are all ``-inf``
+    has no limit and raises.
+
+    Parameters
+    ----------
+    scores : array_like, at least 1 number along ``axis``
+        Real numbers, ``+inf`` or ``-inf``; nan raises.
+    axis : int, default -1
+
+    Returns
+    -------
+    numpy.ndarray of the shape of ``scores``
+        Non-negative weights summing to 1 along ``axis``.
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` are not numbers.
+    ValueError
+        If ``scores`` is empty, holds nan, or a slice is all ``-inf``.
+
     Examples
     --------
     >>> softmax(np.array([0.0, np.log(3.0)]))
     array([0.25, 0.75])
+    >>> softmax([np.inf, 1.0, np.inf])
+    array([0.5, 0. , 0.5])
     """
-    scores = np.asarray(scores, dtype=np.float64)
-    weights = np.exp(scores - scores.max(axis=axis, keepdims=True))
+    scores = _as_numbers(scores, "scores")
+    if scores.size == 0:
+        raise ValueError(
+            f"scores has shape {scores.shape}, must hold at least one number."
+        )
+    top = scores.max(axis=axis, keepdims=True)
+    if np.isneginf(top).any():
+        raise ValueError("scores has a slice of only -inf: softmax is undefined.")
+    if np.isposinf(top).any():  # the limit: the +inf entries share the weight
+        scores = np.where(
+            np.isposinf(top), np.where(scores == top, 0.0, -np.inf), scores
+        )
+        top = np.where(np.isposinf(top), 0.0, top)
+    with np.errstate(over="ignore"):  # 1e308 - (-1e308) is -inf: weight 0
+        weights = np.exp(scores - top)
     return weights / weights.sum(axis=axis, keepdims=True)
 
 
@@ -258,6 +315,11 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
     >>> bool(np.isclose(rope_score(q, k, 2, 5), rope_score(q, k, 10, 13)))
     True
     """
+    q, k = _as_numbers(q, "q"), _as_numbers(k, "k")
+    if q.ndim != 1 or q.shape != k.shape:
+        raise ValueError(
+            f"q has shape {q.shape} and k has shape {k.shape}, must both be (d,)."
+        )
     rotated = rope(np.stack([q, k]), [m, n], base=base, layout=layout)  # (2, d)
     return float(rotated[0] @ rotated[1])
 
@@ -289,6 +351,8 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     """
     d_model = head.w_q.shape[0]
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
+    size = (n_positions, max(n_positions, d_model))
+    check_array_size(size, "n_positions", what="scores and rows")
     xs = _check_rows(np.stack([x_q, x_k]), d_model, name="x_q and x_k")  # (2, d_model)
     check_choice(method, "method", ("add", "rope"))
     repeat = np.ones((n_positions, 1))  # (n_positions, 1)
@@ -328,6 +392,7 @@ class LearnedPositions:
     def __init__(self, max_len, d_model, *, seed=0):
         self.max_len = check_integer(max_len, "max_len", min_value=1)
         self.d_model = check_integer(d_model, "d_model", min_value=1)
+        check_array_size((self.max_len, self.d_model), "max_len and d_model")
         rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
         self.table = 0.02 * rng.normal(size=(self.max_len, self.d_model))
 

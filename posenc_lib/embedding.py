@@ -12,7 +12,13 @@ always new arrays, so adding the encoding to them can never change the table.
 
 import numpy as np
 
-from ._validation import check_d_model, check_integer, check_table, check_token_ids
+from ._validation import (
+    check_array_size,
+    check_d_model,
+    check_integer,
+    check_table,
+    check_token_ids,
+)
 from .positional import sinusoidal_positions
 
 __all__ = ["encode", "lookup", "one_hot"]
@@ -73,7 +79,8 @@ def one_hot(token_ids, vocab_size):
     Returns
     -------
     numpy.ndarray of shape (n, vocab_size)
-        float64, so that ``one_hot(ids, V) @ table == lookup(table, ids)``.
+        float64, so that ``one_hot(ids, V) @ table == lookup(table, ids)``; at
+        most 256 MiB (``posenc_lib._validation.MAX_ARRAY_BYTES``), else ValueError.
 
     Examples
     --------
@@ -86,6 +93,7 @@ def one_hot(token_ids, vocab_size):
     """
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
     ids = np.atleast_1d(check_token_ids(token_ids, vocab_size))  # (n,)
+    check_array_size((len(ids), vocab_size), "token_ids and vocab_size")
     rows = np.zeros((len(ids), vocab_size))  # (n, vocab_size)
     rows[np.arange(len(ids)), ids] = 1.0
     return rows

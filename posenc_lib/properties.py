@@ -22,7 +22,13 @@ encoding breaks: :func:`property_report` gathers them.
 
 import numpy as np
 
-from ._validation import check_d_model, check_integer, check_positions, check_table
+from ._validation import (
+    check_array_size,
+    check_d_model,
+    check_integer,
+    check_positions,
+    check_table,
+)
 from .positional import frequencies, rotation_matrix, sinusoidal_positions
 
 __all__ = [
@@ -89,6 +95,8 @@ def similarity_matrix(positions, d_model):
            [ 0.5403,  1.    ,  0.5403],
            [-0.4161,  0.5403,  1.    ]])
     """
+    positions = check_positions(positions)  # (n,)
+    check_array_size((len(positions), len(positions)), "positions")
     table = sinusoidal_positions(positions, d_model)  # (n, d_model)
     return table @ table.T  # (n, n)
 
@@ -115,6 +123,7 @@ def offset_similarity(offsets, d_model):
     """
     offsets = check_positions(offsets, name="offsets")  # (m,)
     d_model = check_d_model(d_model)
+    check_array_size((len(offsets), d_model // 2), "offsets and d_model", what="angles")
     angle = offsets[:, None] * frequencies(d_model)  # (m, d_model // 2)
     return np.cos(angle).sum(axis=1)  # (m,)
 
@@ -175,6 +184,8 @@ def min_distance(n_positions, d_model):
     (44, 0.0177)
     """
     n_positions = check_integer(n_positions, "n_positions", min_value=2)
+    size = (n_positions - 1, check_d_model(d_model) // 2)
+    check_array_size(size, "n_positions and d_model", what="angles")
     offsets = np.arange(1, n_positions)  # (n_positions - 1,)
     angle = offsets[:, None] * frequencies(d_model)  # (n_positions - 1, d_model // 2)
     distance = 2 * np.sqrt((np.sin(angle / 2) ** 2).sum(axis=1))  # (n_positions - 1,)
@@ -201,6 +212,7 @@ def encoding_table(fn, n_positions, d_model):
     """
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     d_model = check_d_model(d_model)
+    check_array_size((n_positions, d_model), "n_positions and d_model")
     rows = [
         np.asarray(fn(pos, d_model), dtype=np.float64) for pos in range(n_positions)
     ]

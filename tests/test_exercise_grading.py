@@ -72,12 +72,10 @@ def _expected_rows():
         put(names["other-course"], task, False, _missing(task))
     timeout = " [cell 3 failed: TimeoutError: still running after 10 s, so stopped]"
     all_pass(names["loop-top-level"], timeout)
-    in_function = (
-        " [cell 13 failed: TimeoutError: still running after 10 s, so stopped]"
-    )
-    all_pass(names["loop-in-function"], in_function)
-    message = "not graded: the check ran past its time limit (an endless loop?)"
-    put(names["loop-in-function"], "pos_encoding", False, message + in_function)
+    # The checker's own 5 s limit per call stops the loop before the cell's 10 s.
+    all_pass(names["loop-in-function"])
+    message = "pos_encoding: your function did not finish in time."
+    put(names["loop-in-function"], "pos_encoding", False, message)
     all_pass(names["sys-exit"], " [cell 3 failed: SystemExit: ]")
     died = "not graded: the kernel died (os._exit, a crash, or memory) while running"
     for task in PASS:

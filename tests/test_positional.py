@@ -329,11 +329,13 @@ def test_bad_positions(positions, error, message):
         sinusoidal_positions(positions, 4)
 
 
+BASE_RANGE = "must be a number in [1, 1e100]"
+BASE_LOW = "below 1 an angle would exceed its position"
 BAD_KEYWORDS = [
-    ({"base": 0}, ValueError, "base == 0, must be a finite number > 0."),
-    ({"base": -10.0}, ValueError, "base == -10.0, must be a finite number > 0."),
-    ({"base": float("nan")}, ValueError, "base == nan, must be a finite number > 0."),
-    ({"base": "1e4"}, TypeError, "base == '1e4' (str), must be a finite number > 0."),
+    ({"base": 0}, ValueError, f"base == 0, {BASE_RANGE}: {BASE_LOW}."),
+    ({"base": -10.0}, ValueError, f"base == -10.0, {BASE_RANGE}: {BASE_LOW}."),
+    ({"base": float("nan")}, ValueError, f"base == nan, {BASE_RANGE}."),
+    ({"base": "1e4"}, TypeError, f"base == '1e4' (str), {BASE_RANGE}."),
     ({"dtype": int}, TypeError, f"dtype == int64, {FLOAT_DTYPE}"),
     ({"dtype": np.complex128}, TypeError, f"dtype == complex128, {FLOAT_DTYPE}"),
     ({"dtype": "float"}, None, None),  # accepted: numpy's name for float64
@@ -386,7 +388,7 @@ def test_bad_base_and_dtype(kwargs, error, message):
         (
             lambda: frequencies(4, base=-1),
             ValueError,
-            "base == -1, must be a finite number > 0.",
+            f"base == -1, {BASE_RANGE}: {BASE_LOW}.",
         ),
     ],
     ids=["pos-negative", "pos-float", "pos-list", "offset-float", "frequencies-base"],

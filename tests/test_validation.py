@@ -75,6 +75,7 @@ def test_check_index_accepts_both_ends_of_the_range():
 # --- rejected, with the exact message ----------------------------------------
 
 INTEGER_FOR_POSITIONS = "must be a non-negative integer"
+TOO_FAR = f" below {2**53} (2**53): float64 angles cannot tell larger positions apart."
 SEQUENCE_OF_POSITIONS = "must be a 1-D sequence of non-negative integers"
 non_negative = functools.partial(check_integer, min_value=0)
 token_index = functools.partial(check_index, what="vocab_size")
@@ -139,13 +140,13 @@ REJECTED = [
         check_positions,
         ([0, 2**70],),
         ValueError,
-        f"positions[1] == {2**70}, {INTEGER_FOR_POSITIONS} below 2**63.",
+        f"positions[1] == {2**70}, {INTEGER_FOR_POSITIONS}{TOO_FAR}",
     ),
     (
         check_positions,
         (np.array([2**64 - 1], dtype=np.uint64),),
         ValueError,
-        f"positions[0] == {2**64 - 1}, {INTEGER_FOR_POSITIONS} below 2**63.",
+        f"positions[0] == {2**64 - 1}, {INTEGER_FOR_POSITIONS}{TOO_FAR}",
     ),
     (
         check_positions,

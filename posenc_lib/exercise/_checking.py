@@ -19,6 +19,7 @@ import numpy as np
 
 from .._format import format_number, format_numbers
 from ..positional import frequencies
+from ._time_limit import TimeLimitExceeded, guarded_call, why
 from .mistakes import DESCRIPTION, MISTAKES, RIGHT_LINE, WRONG_LINE
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "make_result",
     "mistake_result",
     "run_case",
+    "see",
     "show",
     "split_notes",
 ]
@@ -71,12 +73,29 @@ _COLOURS = {
 }
 
 
-def coerce_answer(value, shape):
+def coerce_answer(value, shape, time_limit=None):
     """``(array, None)`` for finite numbers of ``shape``, else ``(None, why)``.
 
     Lists, tuples and numpy arrays are all accepted; ``why`` describes what came
-    back instead, for an error message.
+    back instead, for an error message. An answer whose ``__repr__`` or
+    ``__array__`` raises or hangs is a wrong kind of answer, not an error.
     """
+    outcome = guarded_call(_coerce, (value, shape), time_limit)
+    if outcome.error is not None:
+        kind = _type_name(value)
+        problem = f"an object of type {kind} that cannot be read as numbers"
+        return None, f"{problem} ({why(outcome.error)})"
+    return outcome.value
+
+
+def _type_name(value):
+    try:
+        return type(value).__name__
+    except BaseException:  # noqa: BLE001 - even this is learner code
+        return "value"
+
+
+def _coerce(value, shape):
     if value is None:
         return None, "None (is a `return` missing?)"
     text = " ".join(repr(value).split())  # one line, even for an array
@@ -215,29 +234,20 @@ def see(key):
     return f"See {'; '.join(places)}."
 
 
-def run_case(name, fn, case):
-    """``(args, value, answer)`` for one case, or raise Stop saying what failed."""
+def run_case(name, fn, case, time_limit=None):
+    """``(args, value, answer)`` for one case, or raise Stop saying what failed.
+
+    ``fn`` runs under ``time_limit`` seconds (default
+    :data:`~posenc_lib.exercise._time_limit.TIME_LIMIT`); whatever it raises,
+    ``SystemExit`` and ``KeyboardInterrupt`` included, becomes a Stop.
+    """
     args = copy.deepcopy(case.args)  # the learner may modify what it is given
-    try:
-        value = fn(*args)
-    except NotImplementedError as exc:
-        raise Stop(
-            f"{name}: not implemented yet.",
-            f"Calling {case.call} raised NotImplementedError{': ' * bool(str(exc))}"
-            f"{exc}.",
-            "Replace the `raise NotImplementedError` line with your code, "
-            "then run this check again.",
-        ) from None
-    except Exception as exc:
-        raise Stop(
-            f"{name}: your function raised an error.",
-            f"Tried:    {case.call}",
-            f"Expected: {show(case.expected)}",
-            f"Got:      {type(exc).__name__}: {exc}",
-            see(name),
-        ) from None
+    outcome = guarded_call(fn, args, time_limit)
+    if outcome.error is not None:
+        raise Stop(*_call_failed(name, case, outcome.error))
+    value = outcome.value
     shape = case.expected.shape
-    answer, why = coerce_answer(value, shape)
+    answer, why = coerce_answer(value, shape, time_limit)
     if why is not None:
         raise Stop(
             f"{name}: your function returned the wrong kind of answer.",
@@ -250,11 +260,36 @@ def run_case(name, fn, case):
     return args, value, answer
 
 
+def _call_failed(name, case, error):
+    """The lines of a result for a call that raised ``error`` or timed out."""
+    if isinstance(error, NotImplementedError):
+        text = why(error)
+        return (
+            f"{name}: not implemented yet.",
+            f"Calling {case.call} raised {text}.",
+            "Replace the `raise NotImplementedError` line with your code, "
+            "then run this check again.",
+        )
+    if isinstance(error, TimeLimitExceeded):
+        headline = f"{name}: your function did not finish in time."
+    else:
+        headline = f"{name}: your function raised an error."
+    return (
+        headline,
+        f"Tried:    {case.call}",
+        f"Expected: {show(case.expected)}",
+        f"Got:      {why(error)}",
+        see(name),
+    )
+
+
 def _shape_hint(value, shape):
-    try:
-        got = np.shape(value)
-    except Exception:  # ragged lists
+    if not isinstance(value, list | tuple | np.ndarray):
         return []
+    outcome = guarded_call(np.shape, (value,))  # ragged lists
+    if outcome.error is not None:
+        return []
+    got = outcome.value
     if len(shape) == 2 and got == shape[::-1]:
         return ["It looks transposed: one row per position is wanted."]
     return []

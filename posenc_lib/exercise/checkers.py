@@ -10,8 +10,10 @@ one: width 6, for example, is where ``integer-power`` (divisor 21 instead of
 at any position > 0.
 
 Your function may return a list, a tuple or a numpy array. If it raises, the
-error's type and message are reported, never raised through; a stub that raises
-``NotImplementedError`` is reported as "not implemented yet".
+error's type and message are reported, never raised through (``sys.exit()`` and
+``KeyboardInterrupt`` included); a stub that raises ``NotImplementedError`` is
+reported as "not implemented yet". Each call has a time limit (default 5 s): an
+endless loop is reported as "did not finish in time", not waited for.
 
 API
 ---
@@ -50,8 +52,10 @@ from ._checking import (
     make_result,
     mistake_result,
     run_case,
+    see,
     show,
 )
+from ._time_limit import guarded_call, why
 from .mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 __all__ = [
@@ -113,13 +117,16 @@ def _pos_encoding_cases():
     ]
 
 
-def check_pos_encoding(fn):
+def check_pos_encoding(fn, *, time_limit=None):
     """Check a learner's ``pos_encoding(pos, d)`` and name the mistake it makes.
 
     Parameters
     ----------
     fn : callable
         ``fn(pos, d)`` returning ``PE[pos]`` as d numbers (list, tuple or array).
+    time_limit : float, optional
+        Seconds each call of ``fn`` may take, default 5; a call that runs
+        longer (an endless loop) is reported as such.
 
     Returns
     -------
@@ -142,7 +149,7 @@ def check_pos_encoding(fn):
     _check_callable(fn)
     cases = _pos_encoding_cases()
     try:
-        answers = [run_case("pos_encoding", fn, case)[2] for case in cases]
+        answers = [run_case("pos_encoding", fn, case, time_limit)[2] for case in cases]
     except Stop as stop:
         return stop.result
     candidates = {
@@ -183,41 +190,79 @@ def _row_hint(case, answer):
     return []
 
 
-def _writes_into_table(value, table, token_id):
-    """Lines showing that ``value += PE`` changes ``table``, or [] if it does not."""
-    shares = isinstance(value, np.ndarray) and np.shares_memory(value, table)
-    before = table.copy()  # (vocab_size, d)
-    try:  # the model-input step, done in place
-        value += _right_pos_encoding(3, table.shape[1])  # (d,)
-    except Exception:
-        pass  # a list, a read-only view, an odd width: nothing to demonstrate
-    if not shares and np.array_equal(table, before):
-        return []
-    lines = ["The row you return is a view into the table (they share memory)."]
-    if not np.array_equal(table, before):
+def _changes(before, after, limit=3):
+    """Lines showing the rows of a table that differ, before and after."""
+    rows = np.flatnonzero(~((before == after) | (np.isnan(before) & np.isnan(after))))
+    rows = np.unique(rows // before.shape[1])
+    lines = []
+    for row in rows[:limit]:
         lines += [
-            "After row += pos_encoding(3, d), the table itself changed:",
-            f"  table[{token_id}] before: {show(before[token_id])}",
-            f"  table[{token_id}] after:  {show(table[token_id])}",
+            f"  table[{row}] before: {show(before[row])}",
+            f"  table[{row}] after:  {show(after[row])}",
         ]
+    if len(rows) > limit:
+        lines.append(f"  ... and {len(rows) - limit} more rows changed.")
     return lines
 
 
-def _aliasing(case, table, value, token_id):
-    """Lines saying how ``fn`` let the table change, or [] if it did not."""
-    if not np.array_equal(table, case.args[0]):
-        return ["Calling it changed the table it was given."]
-    return _writes_into_table(value, table, token_id)
+def _changed(before, after):
+    return not np.array_equal(before, after, equal_nan=True)
 
 
-def _wraps_negative_ids(fn):
+def _add_in_place(value, d):
+    """``value += PE[3]``, the model-input step; the exception it raised, or None."""
+    pe = _right_pos_encoding(3, d)  # (d,)
+
+    def add():
+        nonlocal value
+        value += pe
+
+    return guarded_call(add).error
+
+
+def _writes_into_table(value, table):
+    """Lines saying what ``row += PE`` on the returned row does to ``table``."""
+    shares = isinstance(value, np.ndarray) and np.shares_memory(value, table)
+    before = table.copy()  # (vocab_size, d)
+    error = _add_in_place(value, table.shape[1])
+    if _changed(before, table):
+        return [
+            "The row you return is a view into the table (they share memory).",
+            "After row += pos_encoding(3, d), the table itself changed:",
+            *_changes(before, table),
+        ], "added-to-table"
+    if shares:  # a read-only view: the add raised instead of writing
+        return [
+            "The row you return is a read-only view into the table (they share "
+            "memory).",
+            "So row += pos_encoding(3, d) leaves the table alone"
+            + ("." if error is None else f" but raises {why(error)}."),
+            "The next step adds the encoding to the row: return a new array, "
+            "e.g. table[token_id].copy().",
+        ], "a read-only view"
+    return [], None
+
+
+def _aliasing(case, table, value):
+    """``(lines, mistake)``: how ``fn`` let the table change, or ``([], None)``."""
+    original = case.args[0]
+    if _changed(original, table):
+        return [
+            "Calling it changed the table it was given (your function wrote into "
+            "it; it should only read it):",
+            *_changes(original, table),
+        ], "changed the table"
+    return _writes_into_table(value, table)
+
+
+def _wraps_negative_ids(fn, time_limit):
     """True if ``fn(table, -1)`` quietly returns the last row."""
     table = _lookup_cases()[0].args[0]
-    try:
-        answer, why = coerce_answer(fn(table.copy(), -1), (table.shape[1],))
-    except Exception:
+    outcome = guarded_call(fn, (table.copy(), -1), time_limit)
+    if outcome.error is not None:
         return False
-    return why is None and close(answer, table[-1])
+    answer, problem = coerce_answer(outcome.value, (table.shape[1],))
+    return problem is None and close(answer, table[-1])
 
 
 _WRAP_NOTE = (
@@ -227,7 +272,7 @@ _WRAP_NOTE = (
 )
 
 
-def check_lookup(fn):
+def check_lookup(fn, *, time_limit=None):
     """Check a learner's ``lookup(table, token_id)``, including ``added-to-table``.
 
     Parameters
@@ -236,6 +281,9 @@ def check_lookup(fn):
         ``fn(table, token_id)`` returning row ``token_id`` of the float64 array
         ``table`` (shape (vocab_size, d)) as d numbers, without sharing memory
         with the table.
+    time_limit : float, optional
+        Seconds each call of ``fn`` may take, default 5; a call that runs
+        longer (an endless loop) is reported as such.
 
     Returns
     -------
@@ -260,20 +308,32 @@ def check_lookup(fn):
     answers = []
     try:
         for case in cases:
-            (table, token_id), value, answer = run_case("lookup", fn, case)
-            aliasing = _aliasing(case, table, value, token_id)
+            (table, _), value, answer = run_case("lookup", fn, case, time_limit)
+            aliasing, mistake = _aliasing(case, table, value)
             if aliasing:
                 where = [f"Tried:    {case.call}", *aliasing]
-                return mistake_result("lookup", "added-to-table", where)
+                if mistake in _NOT_A_MISTAKE:
+                    return _table_result(_NOT_A_MISTAKE[mistake], where)
+                return mistake_result("lookup", mistake, where)
             answers.append(answer)
     except Stop as stop:
         return stop.result
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
     hints = _row_hint(cases[wrong[0]], answers[wrong[0]]) if wrong else []
     result = diagnose("lookup", cases, answers, {}, example=0, hints=hints)
-    if result.passed and _wraps_negative_ids(fn):
+    if result.passed and _wraps_negative_ids(fn, time_limit):
         return make_result(True, None, [result.message, "", _WRAP_NOTE])
     return result
+
+
+_NOT_A_MISTAKE = {  # what check_lookup found, when it is not one of the mistakes
+    "changed the table": "lookup: not right yet; the table must not change.",
+    "a read-only view": "lookup: not right yet; return a new array, not a view.",
+}
+
+
+def _table_result(headline, where):
+    return make_result(False, None, [headline, *where, see("lookup")])
 
 
 def _short_list(positions):
@@ -299,7 +359,7 @@ def _positions_cases():
     ]
 
 
-def check_sinusoidal_positions(fn):
+def check_sinusoidal_positions(fn, *, time_limit=None):
     """Check a learner's vectorised ``sinusoidal_positions(positions, d_model)``.
 
     Parameters
@@ -307,6 +367,9 @@ def check_sinusoidal_positions(fn):
     fn : callable
         ``fn(positions, d_model)`` with ``positions`` a list of non-negative
         ints, returning shape (len(positions), d_model).
+    time_limit : float, optional
+        Seconds each call of ``fn`` may take, default 5; a call that runs
+        longer (an endless loop) is reported as such.
 
     Returns
     -------
@@ -328,7 +391,9 @@ def check_sinusoidal_positions(fn):
     _check_callable(fn)
     cases = _positions_cases()
     try:
-        answers = [run_case("sinusoidal_positions", fn, case)[2] for case in cases]
+        answers = [
+            run_case("sinusoidal_positions", fn, case, time_limit)[2] for case in cases
+        ]
     except Stop as stop:
         return stop.result
     candidates = {

@@ -13,19 +13,37 @@ traceback, and the exit status is 2; what was printed before stays printed.
 
 ``--solution FILE.py`` takes ``lookup`` and/or ``pos_encoding`` from a Python
 file of yours (the library's own is used for a name the file does not define).
+Each call of yours has a time limit (``--time-limit``, default 5 s); whatever it
+raises, ``sys.exit()`` and ``KeyboardInterrupt`` included, is a ``line N:``
+error.
+
+Exit status: 0 when every line ran; 2 for a bad line, an unreadable or too
+large script (over 8 MiB), a solution that cannot be loaded, or output that
+cannot be written (standard output closed or full); 130 when interrupted with
+Ctrl-C; 141 when the reader of the output goes away (``| head -1``), quietly.
+No input and no state of the streams gives a Python traceback.
 """
 
 import argparse
+import errno
 import importlib.util
+import os
 import sys
-from pathlib import Path
 
-from .commands import CommandError, iter_commands
+from . import _time_limit
+from ._time_limit import TIME_LIMIT, guarded_call, why
+from .commands import MAX_SCRIPT_CHARS, CommandError, iter_commands
 from .grading_cli import add_grade_parser, grade_main
 
 __all__ = ["main"]
 
 _EXIT_ERROR = 2
+_EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+_EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as `cat` ends under `| head -1`
+
+
+class _Refused(Exception):
+    """Ends the run with a message for standard error and exit status 2."""
 
 
 def _parser():
@@ -47,33 +65,119 @@ def _parser():
         metavar="FILE.py",
         help="take lookup and/or pos_encoding from this Python file",
     )
+    run.add_argument(
+        "--time-limit",
+        metavar="SECONDS",
+        type=float,
+        default=TIME_LIMIT,
+        help=f"time each call of your functions may take (default {TIME_LIMIT:g})",
+    )
     add_grade_parser(commands)
     return parser
 
 
+def _read_bytes(name):
+    """At most ``MAX_SCRIPT_CHARS + 1`` bytes of the file ``name`` or of stdin."""
+    limit = MAX_SCRIPT_CHARS + 1
+    if name != "-":
+        with open(name, "rb") as stream:
+            return stream.read(limit)
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "it is closed")
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    data = stream.read(limit)
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
 def _read_script(name):
-    if name == "-":
-        return sys.stdin.read()
-    return Path(name).read_text(encoding="utf-8")
+    """The script's text; ``_Refused`` if it cannot be read or is too large."""
+    shown = "standard input" if name == "-" else name
+    try:
+        data = _read_bytes(name)
+        if len(data) > MAX_SCRIPT_CHARS:
+            raise _Refused(
+                f"posenc: {shown} is larger than {MAX_SCRIPT_CHARS} bytes (8 MiB), "
+                "the limit for a script."
+            )
+        return data.decode("utf-8-sig")  # a byte-order mark is skipped
+    except OSError as exc:
+        raise _Refused(f"posenc: cannot read {shown}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise _Refused(f"posenc: cannot read {shown}: {exc}") from None
 
 
-def _load_solution(path):
+def _load_solution(path, time_limit):
     """``{"lookup": ..., "pos_encoding": ...}`` with whichever the file defines."""
     spec = importlib.util.spec_from_file_location("posenc_solution", path)
     if spec is None:
-        raise ImportError(f"{path} is not a Python file")
+        raise _Refused(
+            f"posenc: cannot load {path}: ImportError: {path} is not a Python file"
+        )
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    error = guarded_call(spec.loader.exec_module, (module,), time_limit).error
+    if error is not None:
+        raise _Refused(f"posenc: cannot load {path}: {why(error)}")
     found = {name: getattr(module, name, None) for name in ("lookup", "pos_encoding")}
-    if not any(found.values()):
-        raise ImportError(f"{path} defines neither lookup nor pos_encoding")
-    return found
+    if not any(callable(function) for function in found.values()):
+        raise _Refused(
+            f"posenc: cannot load {path}: ImportError: {path} defines neither "
+            "lookup nor pos_encoding"
+        )
+    return {name: f for name, f in found.items() if callable(f)}
+
+
+def _say(message):
+    """Write ``message`` to standard error if it is there; never raise."""
+    try:
+        if sys.stderr is not None:
+            print(message, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _fail(message):
     """Print ``message`` to standard error; return the error exit status."""
-    print(message, file=sys.stderr)
+    _say(message)
     return _EXIT_ERROR
+
+
+def _silence_stdout():
+    """Point standard output at the null device, so that the flush at exit
+    cannot fail a second time (and print "Exception ignored")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _give_up(limit):
+    """The last resort for code that swallows every timeout: exit at once."""
+    _say(
+        f"posenc: your function ran past the time limit ({limit:g} s) and did "
+        "not stop when told to (does it catch every exception?)."
+    )
+    os._exit(_EXIT_ERROR)
+
+
+def _run(args):
+    """Run the script of ``args``; return the exit status."""
+    _time_limit.last_resort = _give_up
+    if sys.stdout is None:
+        raise _Refused("posenc: standard output is closed: nowhere to print to.")
+    if not 0 < args.time_limit <= 3600:
+        raise _Refused(
+            f"posenc: --time-limit {args.time_limit:g}, must be in (0, 3600]."
+        )
+    text = _read_script(args.file)
+    functions = _load_solution(args.solution, args.time_limit) if args.solution else {}
+    try:
+        for line in iter_commands(text, **functions, time_limit=args.time_limit):
+            print(line, flush=True)
+    except CommandError as exc:
+        sys.stdout.flush()
+        return _fail(str(exc))
+    return 0
 
 
 def main(argv=None):
@@ -87,7 +191,8 @@ def main(argv=None):
     Returns
     -------
     int
-        0 when every line ran, 2 at the first bad line or unreadable input.
+        0 when every line ran; 2 at the first bad line, unreadable input or
+        output that cannot be written; 130 on Ctrl-C; 141 on a closed pipe.
 
     Examples
     --------
@@ -102,22 +207,15 @@ def main(argv=None):
     if args.command == "grade":
         return grade_main(args)
     try:
-        text = _read_script(args.file)
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        return _fail(f"posenc: cannot read {args.file}: {reason}")
-    functions = {}
-    if args.solution:
-        try:
-            functions = _load_solution(args.solution)
-        except Exception as exc:
-            return _fail(
-                f"posenc: cannot load {args.solution}: {type(exc).__name__}: {exc}"
-            )
-    try:
-        for line in iter_commands(text, **functions):
-            print(line, flush=True)
-    except CommandError as exc:
-        sys.stdout.flush()
-        return _fail(str(exc))
-    return 0
+        return _run(args)
+    except _Refused as refused:
+        return _fail(str(refused))
+    except KeyboardInterrupt:
+        _say("posenc: interrupted.")
+        return _EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return _EXIT_BROKEN_PIPE
+    except OSError as exc:  # standard output full or failing
+        _silence_stdout()
+        return _fail(f"posenc: cannot write to standard output: {exc.strerror or exc}")

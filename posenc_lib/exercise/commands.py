@@ -12,7 +12,10 @@ ignored; keywords are case-insensitive; numbers are separated by whitespace::
     SIM <i> <j>              prints PE[i] . PE[j]
 
 A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
-numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``).
+numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``). Lines
+end at ``\n`` (or ``\r\n``); a UTF-8 byte-order mark at the start is skipped.
+A script may hold at most :data:`MAX_SCRIPT_CHARS` characters (8 MiB), and an
+error message quotes at most a short excerpt of the offending text.
 
 API
 ---
@@ -24,6 +27,9 @@ API
 ``CommandError``
     A ``ValueError`` raised at the first bad line; its message starts with
     ``line N:``. ``.line`` is N and ``.output`` holds the lines printed before it.
+    Whatever your function raises (``sys.exit()`` and ``KeyboardInterrupt``
+    included), or a call that runs past ``time_limit`` seconds (default 5), is
+    reported this way.
 
 The command line runs the same interpreter: ``python -m posenc_lib run FILE``.
 """
@@ -42,8 +48,13 @@ from .._validation import (
     describe,
 )
 from ._checking import coerce_answer
+from ._time_limit import TimeLimitExceeded, guarded_call, why
 
-__all__ = ["CommandError", "iter_commands", "run_commands"]
+__all__ = ["MAX_SCRIPT_CHARS", "CommandError", "iter_commands", "run_commands"]
+
+MAX_SCRIPT_CHARS = 8 * 2**20
+"""The longest script accepted (8 MiB): a table of 1000 rows of 512 numbers
+takes about 5 MB."""
 
 _USAGE = {
     "TABLE": "TABLE <vocab_size> <d>",
@@ -80,19 +91,36 @@ class CommandError(ValueError):
         self.output = []
 
 
+def excerpt(text, limit=20):
+    """``repr(text)``, cut to its first ``limit`` characters if longer.
+
+    Examples
+    --------
+    >>> excerpt("x" * 1000)
+    "'xxxxxxxxxxxxxxxxxxxx'... (1000 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def _explain(exc):
     """An exception as ``Type: message``, with a hint for two common cases."""
-    text = type(exc).__name__ + (f": {exc}" if str(exc) else "")
+    text = why(exc)
     if isinstance(exc, NotImplementedError):
         return f"{text} (implement it first)"
-    if "read-only" in str(exc):
+    if "read-only" in text:
         return f"{text} (the table is read-only: lookup must not change it)"
     return text
 
 
 def _meaningful_lines(text):
-    """``(line_number, stripped_line)`` for each line not blank nor a comment."""
-    for number, raw in enumerate(text.splitlines(), start=1):
+    """``(line_number, stripped_line)`` for each line not blank nor a comment.
+
+    Lines end at ``\n`` only (``\r\n`` too, since the ``\r`` is stripped):
+    ``str.splitlines`` would also split at form feeds and other separators.
+    """
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
         line = raw.strip()
         if line and not line.startswith("#"):
             yield number, line
@@ -109,7 +137,8 @@ def _is_number(word):
 class _Interpreter:
     """Runs the lines of one script, holding the table and the tokens."""
 
-    def __init__(self, lookup, pos_encoding):
+    def __init__(self, lookup, pos_encoding, time_limit=None):
+        self.time_limit = time_limit
         self.lookup = embedding.lookup if lookup is None else lookup
         self.pos_encoding = pos_encoding
         if pos_encoding is None:
@@ -145,7 +174,10 @@ class _Interpreter:
 
     def _unknown(self, keyword):
         if not _is_number(keyword):
-            return f"unknown command {keyword!r}; expected one of {', '.join(_USAGE)}."
+            return (
+                f"unknown command {excerpt(keyword)}; expected one of "
+                f"{', '.join(_USAGE)}."
+            )
         if self.table is None:
             return "a row of numbers outside a table; rows follow a TABLE line."
         vocab_size, d = self.table.shape
@@ -169,10 +201,13 @@ class _Interpreter:
 
     def _int_arg(self, text, name, min_value):
         try:
-            value = int(text)
+            value = int(text) if len(text) <= 40 else None
         except ValueError:
+            value = None
+        if value is None or not -(2**63) <= value < 2**63:
+            kind = "an integer" if value is None else "an integer below 2**63"
             self.fail(
-                f"{self.command}: {name} == {text!r}, must be an integer "
+                f"{self.command}: {name} == {excerpt(text)}, must be {kind} "
                 f"(usage: {_USAGE[self.command]})."
             )
         return self.check(check_integer, value, name, min_value=min_value)
@@ -207,7 +242,7 @@ class _Interpreter:
         for column, value in enumerate(values):
             if isinstance(value, str) or not math.isfinite(value):
                 finite = "" if isinstance(value, str) else "finite "
-                where = f"table row {row}, column {column} == {words[column]!r}"
+                where = f"table row {row}, column {column} == {excerpt(words[column])}"
                 self.fail(f"{where}, must be a {finite}number.", number)
         return values
 
@@ -278,20 +313,22 @@ class _Interpreter:
         return self._call(self.pos_encoding, (pos, d), f"pos_encoding({pos}, {d})", d)
 
     def _call(self, function, args, call, d):
-        """``function(*args)``, checked to return d finite numbers."""
+        """``function(*args)``, checked to return d finite numbers in time."""
         expected = f"expected {d} numbers, shape ({d},)"
-        try:
-            value = function(*args)
-        except Exception as exc:
-            message = f"{self.command}: {call} raised {_explain(exc)}; {expected}."
-            raise CommandError(self.number, message) from exc
-        array, problem = coerce_answer(value, (d,))
+        outcome = guarded_call(function, args, self.time_limit)
+        error = outcome.error
+        if error is not None:
+            timed_out = isinstance(error, TimeLimitExceeded)
+            verb = "gave" if timed_out else "raised"
+            message = f"{self.command}: {call} {verb} {_explain(error)}; {expected}."
+            raise CommandError(self.number, message) from None if timed_out else error
+        array, problem = coerce_answer(outcome.value, (d,), self.time_limit)
         if problem is not None:
             self.fail(f"{self.command}: {call} returned {problem}; {expected}.")
         return array  # (d,)
 
 
-def iter_commands(text, *, lookup=None, pos_encoding=None):
+def iter_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     """Like :func:`run_commands`, but yield the printed lines one by one.
 
     The command line uses it to stream output as each line is computed.
@@ -301,19 +338,26 @@ def iter_commands(text, *, lookup=None, pos_encoding=None):
     >>> list(iter_commands("TABLE 1 2\\n0 0\\nPOSENC 0"))
     ['0.0000 1.0000']
     """
-    yield from _Interpreter(lookup, pos_encoding).run(text)
+    _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
+    yield from _Interpreter(lookup, pos_encoding, time_limit).run(text)
 
 
 def _check_arguments(text, **functions):
-    """TypeError unless ``text`` is a str and each function is callable or None."""
+    """TypeError unless ``text`` is a str and each function is callable or None;
+    ValueError if ``text`` is longer than :data:`MAX_SCRIPT_CHARS`."""
     if not isinstance(text, str):
         raise TypeError(f"text == {describe(text)}, must be a str: the script.")
+    if len(text) > MAX_SCRIPT_CHARS:
+        raise ValueError(
+            f"text has {len(text)} characters, more than the {MAX_SCRIPT_CHARS} "
+            "(8 MiB) a script may hold."
+        )
     for name, function in functions.items():
         if function is not None and not callable(function):
             raise TypeError(f"{name} == {describe(function)}, must be a function.")
 
 
-def run_commands(text, *, lookup=None, pos_encoding=None):
+def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     """Run a command script and return what it prints.
 
     Parameters
@@ -327,6 +371,8 @@ def run_commands(text, *, lookup=None, pos_encoding=None):
     pos_encoding : callable, optional
         ``pos_encoding(pos, d)`` returning ``PE[pos]``, shape (d,). Defaults to
         :func:`posenc_lib.pos_encoding`.
+    time_limit : float, optional
+        Seconds each call of ``lookup`` or ``pos_encoding`` may take, default 5.
 
     Returns
     -------
@@ -337,9 +383,12 @@ def run_commands(text, *, lookup=None, pos_encoding=None):
     ------
     TypeError
         If ``text`` is not a str, or ``lookup`` / ``pos_encoding`` is not callable.
+    ValueError
+        If ``text`` is longer than ``MAX_SCRIPT_CHARS`` (8 MiB).
     CommandError
         At the first bad line, with a message starting ``line N:``; a function
-        you pass in that raises or returns the wrong shape is reported this way.
+        you pass in that raises (anything, ``SystemExit`` included), runs past
+        the time limit or returns the wrong shape is reported this way.
 
     Examples
     --------
@@ -362,9 +411,10 @@ def run_commands(text, *, lookup=None, pos_encoding=None):
     posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
     """  # noqa: E501
     _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
+    functions = {"lookup": lookup, "pos_encoding": pos_encoding}
     output = []
     try:
-        for line in iter_commands(text, lookup=lookup, pos_encoding=pos_encoding):
+        for line in iter_commands(text, **functions, time_limit=time_limit):
             output.append(line)
     except CommandError as exc:
         exc.output = output

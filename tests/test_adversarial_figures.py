@@ -1,0 +1,156 @@
+"""The geometry of every figure: what a flipped extent or a swapped label would break.
+
+``tests/test_figures_*.py`` check the numbers behind each picture; these check
+where they land: extents (row 0 at the top, one cell per entry), axis limits and
+scales, labels, colour scales. Whether a stored notebook PNG is still what its
+cell draws is guarded by nbval itself: ``conftest.py`` makes it compare
+``image/png`` outputs byte for byte (see the README's maintainer notes).
+"""
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from posenc_lib import sinusoidal_positions, wavelengths  # noqa: E402
+from posenc_lib.figures import (  # noqa: E402
+    clock_faces,
+    compare_tables,
+    pair_circle,
+    plot_encoding_bars,
+    plot_encoding_heatmap,
+    plot_wavelengths,
+    plot_waves,
+    score_heatmaps,
+    similarity_figure,
+)
+
+
+def _top_row_first(image):
+    """True if row 0 of the image's array is drawn at the top of its axes."""
+    left, right, bottom, top = image.get_extent()
+    ylow, yhigh = image.axes.get_ylim()
+    return top < bottom and yhigh < ylow
+
+
+def test_encoding_heatmap_extent_and_orientation():
+    table = sinusoidal_positions(range(12), 6)
+    ax = plot_encoding_heatmap(table)
+    image = ax.images[0]
+    assert image.get_extent() == [-0.5, 5.5, 11.5, -0.5]
+    assert _top_row_first(image)
+    assert (ax.get_xlim(), ax.get_ylim()) == ((-0.5, 5.5), (11.5, -0.5))
+    assert image.get_clim() == (-1.0, 1.0)
+
+
+def test_encoding_heatmap_of_positions_keeps_the_first_position_on_top():
+    table = sinusoidal_positions(range(40, 60, 2), 4)
+    ax = plot_encoding_heatmap(table, positions=range(40, 60, 2), mark_pos=44)
+    assert ax.images[0].get_extent() == [-0.5, 3.5, 59.0, 39.0]
+    assert _top_row_first(ax.images[0])
+    assert list(ax.lines[0].get_ydata()) == [44, 44]
+
+
+def test_waves_limits_and_labels():
+    table = sinusoidal_positions(range(30), 8)
+    ax = plot_waves(table, [0, 3])
+    assert ax.get_ylim() == (-1.15, 1.15)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("position pos", "PE[pos, k]")
+    low, high = ax.get_xlim()
+    assert low <= 0 and high >= 29
+
+
+def test_wavelengths_log_scale_from_2_pi():
+    ax = plot_wavelengths(wavelengths(16))
+    assert ax.get_yscale() == "log"
+    low, high = ax.get_ylim()
+    assert low == 1 and high >= 2 * np.pi * 10000 ** (14 / 16)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == (
+        "pair i = k // 2",
+        "wavelength (positions)",
+    )
+
+
+def test_bars_limits_and_columns_left_to_right():
+    vector = sinusoidal_positions([3], 8)[0]
+    ax = plot_encoding_bars(vector)
+    assert ax.get_ylim() == (-1.1, 1.1)
+    xs = [bar.get_x() + bar.get_width() / 2 for bar in ax.patches]
+    assert xs == sorted(xs) and len(xs) == 8
+    np.testing.assert_allclose([bar.get_height() for bar in ax.patches], vector)
+
+
+def test_similarity_figure_geometry():
+    table = sinusoidal_positions(range(10), 8)
+    matrix = table @ table.T
+    fig = similarity_figure(matrix, np.arange(10), matrix[0])
+    left, right = fig.axes[0], fig.axes[1]
+    image = left.images[0]
+    assert image.get_extent() == [-0.5, 9.5, 9.5, -0.5]
+    assert _top_row_first(image)
+    assert image.get_clim() == (-4.0, 4.0)  # symmetric, scaled to d_model / 2
+    assert (left.get_xlabel(), left.get_ylabel()) == ("position q", "position p")
+    assert right.get_xlabel() == "offset Δ = |p − q|"
+    np.testing.assert_array_equal(right.lines[0].get_xdata(), np.arange(10))
+
+
+def test_compare_tables_geometry():
+    right = sinusoidal_positions(range(8), 4)
+    fig = compare_tables(right, right[::-1], name="rows reversed")
+    panels = fig.axes[:3]
+    for ax in panels:
+        assert ax.images[0].get_extent() == [-0.5, 3.5, 7.5, -0.5]
+        assert _top_row_first(ax.images[0])
+        assert ax.get_xlabel() == "column k"
+    np.testing.assert_array_equal(panels[1].images[0].get_array(), right[::-1])
+    assert panels[0].get_ylabel() == "position pos"
+    largest = np.abs(right[::-1] - right).max()
+    np.testing.assert_allclose(panels[2].images[0].get_clim(), (-largest, largest))
+
+
+def test_score_heatmaps_geometry():
+    added = np.arange(16.0).reshape(4, 4) - 8
+    fig = score_heatmaps(added, -added)
+    for ax in fig.axes[:2]:
+        assert ax.images[0].get_extent() == [-0.5, 3.5, 3.5, -0.5]
+        assert _top_row_first(ax.images[0])
+        assert ax.images[0].get_clim() == (-8.0, 8.0)
+        assert ax.get_xlabel() == "key position n"
+    assert fig.axes[0].get_ylabel() == "query position m"
+
+
+def test_pair_circle_is_round_and_centred():
+    fig = pair_circle(3)
+    ax = fig.axes[0]
+    assert ax.get_aspect() == 1.0
+    assert ax.get_xlim() == (-1.3, 1.3) and ax.get_ylim() == (-1.3, 1.3)
+
+
+def test_clock_faces_are_round():
+    fig = clock_faces([0, 5], 16, [0, 1, 2])
+    for ax in fig.axes:
+        assert ax.get_aspect() == 1.0
+        assert ax.get_xlim() == (-1.3, 1.3)
+
+
+def test_a_flipped_extent_is_caught(monkeypatch):
+    """The mutation the issue found: position 0 drawn at the bottom."""
+    from posenc_lib.figures import style
+
+    def flipped(image, rows=None):
+        n_rows, n_columns = image.get_array().shape
+        image.set_extent((-0.5, n_columns - 0.5, -0.5, n_rows - 0.5))
+
+    monkeypatch.setattr(style, "set_rows", flipped)
+    ax = plot_encoding_heatmap(sinusoidal_positions(range(5), 4))
+    assert not _top_row_first(ax.images[0])
+
+
+@pytest.mark.parametrize("flip", [False, True])
+def test_the_orientation_check_tells_the_two_apart(flip):
+    from matplotlib.figure import Figure
+
+    ax = Figure().add_subplot()
+    image = ax.imshow(np.zeros((3, 2)), origin="lower" if flip else "upper")
+    assert _top_row_first(image) is not flip
