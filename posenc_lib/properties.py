@@ -10,10 +10,10 @@ Dot products. Pair ``i`` contributes
 which depends only on the offset ``p - q`` (and is even in it, so only on
 ``|p - q|``). At offset 0 every term is 1, hence ``PE[p] . PE[p] == d_model / 2``.
 
-Distances. For the same reason ``|PE[p] - PE[p + k]|^2 = 4 sum_i sin^2(k w_i / 2)``
-depends only on ``k``, so the closest pair among the first ``N`` rows is found by
-scanning the ``N - 1`` offsets instead of all ``N^2 / 2`` pairs
-(:func:`min_distance`).
+Distances. For the same reason
+``|PE[p] - PE[p + Δ]|^2 = 4 sum_i sin^2(Δ w_i / 2)`` depends only on the offset
+``Δ``, so the closest pair among the first ``N`` rows is found by scanning the
+``N - 1`` offsets instead of all ``N^2 / 2`` pairs (:func:`min_distance`).
 
 Checks on any table (rows for positions ``0, 1, ...``, e.g. from
 :func:`encoding_table`), so chapter 04 can ask which property a mistaken
@@ -46,12 +46,12 @@ __all__ = [
 ]
 
 
-def similarity(i, j, d_model):
-    """The dot product ``PE[i] . PE[j]`` of two encodings.
+def similarity(p, q, d_model):
+    """The dot product ``PE[p] . PE[q]`` of two encodings.
 
     Parameters
     ----------
-    i, j : int
+    p, q : int
         Non-negative positions.
     d_model : int
         Width of the encoding, an even integer >= 2.
@@ -67,9 +67,9 @@ def similarity(i, j, d_model):
     >>> round(similarity(3, 7, 8), 6) == round(similarity(10, 14, 8), 6)
     True
     """
-    i = check_integer(i, "i", min_value=0)
-    j = check_integer(j, "j", min_value=0)
-    rows = sinusoidal_positions([i, j], d_model)  # (2, d_model)
+    p = check_integer(p, "p", min_value=0)
+    q = check_integer(q, "q", min_value=0)
+    rows = sinusoidal_positions([p, q], d_model)  # (2, d_model)
     return float(rows[0] @ rows[1])
 
 
@@ -102,19 +102,19 @@ def similarity_matrix(positions, d_model):
 
 
 def offset_similarity(offsets, d_model):
-    """``PE[p] . PE[p + k]`` for each offset ``k``, from the closed form (module notes).
+    """``PE[p] . PE[p + offset]`` for each offset, from the closed form (module notes).
 
     Parameters
     ----------
     offsets : sequence of int, shape (m,)
-        Offsets ``k >= 0``.
+        Offsets ``Δ >= 0``.
     d_model : int
         Width of the encoding, an even integer >= 2.
 
     Returns
     -------
     numpy.ndarray of shape (m,)
-        ``sum_i cos(k * w_i)``; equal to ``d_model / 2`` at ``k == 0``.
+        ``sum_i cos(Δ * w_i)``; equal to ``d_model / 2`` at ``Δ == 0``.
 
     Examples
     --------
@@ -128,16 +128,16 @@ def offset_similarity(offsets, d_model):
     return np.cos(angle).sum(axis=1)  # (m,)
 
 
-def pair_angle_gaps(i, j, d_model):
-    """How far apart positions ``i`` and ``j`` are on each pair's "clock face".
+def pair_angle_gaps(p, q, d_model):
+    """How far apart positions ``p`` and ``q`` are on each pair's "clock face".
 
-    Pair ``p`` turns ``w_p`` radians per position, so the hands differ by
-    ``(j - i) w_p`` wrapped into ``[0, pi]``: near 0 the pair cannot tell the
+    Pair ``i`` turns ``w_i`` radians per position, so the hands differ by
+    ``(q - p) w_i`` wrapped into ``[0, pi]``: near 0 the pair cannot tell the
     positions apart.
 
     Parameters
     ----------
-    i, j : int
+    p, q : int
         Non-negative positions.
     d_model : int
         Width of the encoding, an even integer >= 2.
@@ -152,7 +152,7 @@ def pair_angle_gaps(i, j, d_model):
     >>> pair_angle_gaps(0, 1, 4).round(4)
     array([1.  , 0.01])
     """
-    offset = check_integer(j, "j", min_value=0) - check_integer(i, "i", min_value=0)
+    offset = check_integer(q, "q", min_value=0) - check_integer(p, "p", min_value=0)
     angle = np.mod(offset * frequencies(d_model), 2 * np.pi)  # (d_model // 2,)
     return np.minimum(angle, 2 * np.pi - angle)
 
@@ -160,8 +160,8 @@ def pair_angle_gaps(i, j, d_model):
 def min_distance(n_positions, d_model):
     """Smallest distance between any two of the rows ``PE[0] .. PE[n_positions - 1]``.
 
-    Uses ``|PE[p] - PE[p + k]| = 2 sqrt(sum_i sin^2(k w_i / 2))`` (module notes),
-    which needs one offset per ``k`` instead of every pair of rows.
+    Uses ``|PE[p] - PE[p + Δ]| = 2 sqrt(sum_i sin^2(Δ w_i / 2))`` (module notes),
+    which needs one offset ``Δ`` at a time instead of every pair of rows.
 
     Parameters
     ----------
@@ -175,7 +175,7 @@ def min_distance(n_positions, d_model):
     distance : float
         The smallest distance.
     offset : int
-        The smallest offset ``k`` at which it occurs (every pair ``p, p + k``).
+        The smallest offset ``Δ`` at which it occurs (every pair ``p, p + Δ``).
 
     Examples
     --------

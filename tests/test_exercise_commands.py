@@ -201,7 +201,7 @@ ERRORS = [
     (
         "too-few-arguments",
         HEADER + "SIM 1",
-        "line 4: SIM takes 2 arguments, got 1 (usage: SIM <i> <j>).",
+        "line 4: SIM takes 2 arguments, got 1 (usage: SIM <p> <q>).",
     ),
     (
         "too-many-arguments",

@@ -6,6 +6,7 @@ compared exactly, except the seconds column.
 """
 
 import csv
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ from posenc_lib.exercise.grading import (
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from make_submissions import ALL_KINDS, write_submissions  # noqa: E402
+from make_submissions import ALL_KINDS, make_notebook, write_submissions  # noqa: E402
 
 LIMITS = ["--cell-seconds", "10", "--notebook-seconds", "60", "--memory-mb", "3072"]
 
@@ -38,6 +39,16 @@ PASS = {
 def _missing(task):
     where = "in the notebook (was it renamed or deleted?)."
     return f"There is no function named {task} {where}"
+
+
+def _first_cell_using(name, nb):
+    """Index of the first code cell that passes ``name`` to a call: ``f(name)``."""
+    call = re.compile(rf"\(\s*{name}\s*\)")
+    return next(
+        index
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code" and call.search(cell.source)
+    )
 
 
 def _expected_rows():
@@ -59,7 +70,11 @@ def _expected_rows():
         message = f"pos_encoding: not right yet; this is the mistake '{mistake}'."
         put(names[mistake], "pos_encoding", False, message, mistake)
     all_pass(names["concat"])
-    put(names["concat"], "pos_encoding", False, "pos_encoding: not right yet.")
+    concat = (
+        "pos_encoding: not the exercise's layout yet; your answer follows the "
+        "'concat' convention."
+    )
+    put(names["concat"], "pos_encoding", False, concat, convention="concat")
     all_pass(names["added-to-table"])
     message = "lookup: not right yet; this is the mistake 'added-to-table'."
     put(names["added-to-table"], "lookup", False, message, "added-to-table")
@@ -88,7 +103,8 @@ def _expected_rows():
     )
     all_pass(names["allocates-too-much"], too_much)
     all_pass(names["writes-outside"])
-    renamed = " [cell 9 failed: NameError: name 'lookup' is not defined]"
+    first_use = _first_cell_using("lookup", make_notebook("renamed"))
+    renamed = f" [cell {first_use} failed: NameError: name 'lookup' is not defined]"
     all_pass(names["renamed"], renamed)
     put(names["renamed"], "lookup", False, _missing("lookup") + renamed)
     return rows

@@ -73,11 +73,11 @@ def test_similarity_matrix_follows_the_given_positions():
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: similarity(-1, 0, 4), ValueError, "i == -1, must be an integer >= 0."),
+        (lambda: similarity(-1, 0, 4), ValueError, "p == -1, must be an integer >= 0."),
         (
             lambda: similarity(0, 1.5, 4),
             TypeError,
-            "j == 1.5 (float), must be an integer >= 0.",
+            "q == 1.5 (float), must be an integer >= 0.",
         ),
         (
             lambda: similarity(0, 1, 3),
@@ -103,7 +103,7 @@ def test_similarity_matrix_follows_the_given_positions():
     ],
     ids=[
         "i-negative",
-        "j-float",
+        "q-float",
         "d-odd",
         "matrix-empty",
         "offset-negative",

@@ -5,11 +5,11 @@ SIM. One command per line; blank lines and lines starting with ``#`` are
 ignored; keywords are case-insensitive; numbers are separated by whitespace::
 
     TABLE <vocab_size> <d>   followed by vocab_size lines of d numbers
-    TOKENS <id> <id> ...     the token sequence; token k sits at position k
+    TOKENS <id> <id> ...     the token sequence; the n-th token sits at position n
     LOOKUP <token_id>        prints row token_id of the table
     POSENC <pos>             prints PE[pos] for width d
-    ADD <k>                  prints lookup(tokens[k]) + PE[k]
-    SIM <i> <j>              prints PE[i] . PE[j]
+    ADD <pos>                prints lookup(tokens[pos]) + PE[pos]
+    SIM <p> <q>              prints PE[p] . PE[q]
 
 A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
 numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``). Lines
@@ -61,8 +61,8 @@ _USAGE = {
     "TOKENS": "TOKENS <id> <id> ...",
     "LOOKUP": "LOOKUP <token_id>",
     "POSENC": "POSENC <pos>",
-    "ADD": "ADD <k>",
-    "SIM": "SIM <i> <j>",
+    "ADD": "ADD <pos>",
+    "SIM": "SIM <p> <q>",
 }
 
 
