@@ -233,3 +233,10 @@ def test_this_environment_runs_the_declared_minimums():
     assert Version(importlib.metadata.version("ipywidgets")) == min_version(
         _runtime()["ipywidgets"]
     )
+
+
+def test_readme_names_the_minimums_make_test_oldest_runs():
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    versions = _resolved(setup_env.OLDEST, _environment("3.11"))
+    named = ", ".join(f"{name} {versions[name]}" for name in _runtime())
+    assert f"declared minimums ({named})" in readme
