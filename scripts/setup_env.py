@@ -66,6 +66,7 @@ def runtime_minimums(pyproject_text):
 
 
 def run(*command):
+    sys.stdout.flush()  # our notices before the command's own output
     subprocess.run(command, cwd=ROOT, check=True)
 
 
@@ -79,13 +80,13 @@ def ensure_venv(venv):
 def find_uv(venv, python):
     """Path of uv inside ``venv`` (installing it with pip first), or ``None``."""
     if os.environ.get("POSENC_NO_UV") == "1":
-        print("POSENC_NO_UV=1: installing with pip (slower than uv).", flush=True)
+        print("POSENC_NO_UV=1: installing with pip (slower than uv).")
         return None
     uv = venv / "bin" / "uv"
     install = [python, "-m", "pip", "install", "--quiet", UV]
-    if uv.exists() or subprocess.run(install, cwd=ROOT).returncode == 0:
+    if uv.exists() or subprocess.run(install, capture_output=True).returncode == 0:
         return uv
-    print(f"Could not install {UV}: installing with pip (slower).", flush=True)
+    print(f"Could not install {UV} from PyPI: installing with pip (slower).")
     return None
 
 
@@ -94,7 +95,10 @@ def installer(venv, python):
     uv = find_uv(venv, python)
     if uv is None:
         return [str(python), "-m", "pip", "install", "--quiet"]
-    return [str(uv), "pip", "install", "--quiet", "--python", str(python)]
+    # --compile-bytecode: write .pyc files now, as pip does; otherwise, with
+    # PYTHONDONTWRITEBYTECODE set, every start of Jupyter compiles it all again
+    install = [str(uv), "pip", "install", "--quiet", "--compile-bytecode"]
+    return install + ["--python", str(python)]
 
 
 def setup(venv, mode):

@@ -142,6 +142,34 @@ def min_version(requirement):
     return Version(bound.version)
 
 
+# --- the installer ------------------------------------------------------------
+
+
+def test_pip_installs_with_a_one_line_notice_when_uv_cannot_be(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.delenv("POSENC_NO_UV", raising=False)
+    failing_python = "false"  # "python -m pip install uv" fails at once
+    command = setup_env.installer(tmp_path, failing_python)
+    assert command == ["false", "-m", "pip", "install", "--quiet"]
+    notice = f"Could not install {setup_env.UV} from PyPI: installing with pip"
+    assert capsys.readouterr().out == f"{notice} (slower).\n"
+
+
+def test_posenc_no_uv_forces_pip(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("POSENC_NO_UV", "1")
+    assert setup_env.installer(tmp_path, sys.executable)[1:3] == ["-m", "pip"]
+    assert capsys.readouterr().out.count("\n") == 1
+
+
+def test_uv_already_in_the_environment_is_used(tmp_path, monkeypatch):
+    monkeypatch.delenv("POSENC_NO_UV", raising=False)
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "uv").touch()
+    command = setup_env.installer(tmp_path, "false")
+    assert command[:3] == [str(tmp_path / "bin" / "uv"), "pip", "install"]
+
+
 # --- environment.yml ---------------------------------------------------------
 
 
