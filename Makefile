@@ -17,8 +17,8 @@ VOILA_PORT ?= 8866
 PYTEST := -m pytest posenc_lib tests notebooks --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
 
-.PHONY: lab test test-oldest test-latest lock notebooks explorer bench lint format \
-	solutions browser-deps clean
+.PHONY: lab test test-oldest test-latest lock notebooks explorer site slides bench \
+	bench-grading lint format solutions browser-deps clean
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
@@ -63,14 +63,36 @@ notebooks: $(STAMP)
 
 # Serve the lecture explorer as a standalone app (code hidden) with Voila; the
 # template in share/jupyter/voila/templates/posenc fetches nothing from the internet.
+# Only with the random token Voila generates and prints in the URL (--token); each
+# page load starts a kernel, so kernels idle for EXPLORER_CULL seconds are shut down
+# (checked every minute), also when a forgotten tab is still connected.
+EXPLORER_CULL ?= 1200
 explorer: $(STAMP)
 	JUPYTER_PATH=$(CURDIR)/share/jupyter $(BIN)/voila --no-browser --Voila.ip=$(HOST) \
-		--port=$(VOILA_PORT) --ServerApp.port_retries=0 --template=posenc \
+		--port=$(VOILA_PORT) --ServerApp.port_retries=0 --template=posenc --token \
+		--MappingKernelManager.cull_idle_timeout=$(EXPLORER_CULL) \
+		--MappingKernelManager.cull_interval=60 \
+		--MappingKernelManager.cull_connected=True \
 		notebooks/explorer.ipynb
+
+# The course as static web pages in site/, from the stored outputs (nothing is
+# executed): open site/index.html, no server needed. Sliders work without a kernel;
+# MathJax comes from the npm registry (fetched once into .site-cache/ with npm).
+site: $(STAMP)
+	$(BIN)/python scripts/build_site.py
+
+# The lecture as reveal.js slides, offline: slides/lecture.slides.html (npm fetches
+# reveal.js, MathJax, require.js and jQuery once into build/slides-cache).
+slides: $(STAMP)
+	$(BIN)/python scripts/build_slides.py
 
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# Time `posenc grade` on 100 generated submissions; writes benchmarks/grading.md
+bench-grading: $(STAMP)
+	$(BIN)/python benchmarks/grading.py
 
 # Regenerate notebooks/05_exercise.ipynb from its source, notebooks/solutions/.
 solutions: $(STAMP)
@@ -91,4 +113,4 @@ $(STAMP): requirements/lock.txt $(SETUP_INPUTS)
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .venv-oldest .venv-latest .pytest_cache .ruff_cache
+	rm -rf $(VENV) .venv-oldest .venv-latest .pytest_cache .ruff_cache site

@@ -14,6 +14,16 @@ settings.load_profile("course")
 
 
 @pytest.fixture(autouse=True)
+def _restore_numpy_printing():
+    """Undo a test's numpy print options (``setup_notebook`` sets legacy scalars)."""
+    import numpy as np
+
+    options = np.get_printoptions()
+    yield
+    np.set_printoptions(**options)
+
+
+@pytest.fixture(autouse=True)
 def _close_figures():
     """Close the figures a test opened (only where the test loaded pyplot)."""
     yield

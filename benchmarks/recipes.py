@@ -3,7 +3,9 @@
 Every recipe has the signature ``recipe(positions, d_model, dtype)`` with
 ``positions`` a ``range`` and returns an array of shape
 ``(len(positions), d_model)``, sines in the even columns and cosines in the odd
-ones. The tutorial recipes follow their tutorials line by line, in numpy.
+ones (``posenc_lib concat``: the ``[sin | cos]`` halves). The tutorial recipes
+follow their tutorials line by line, in numpy: ``pytorch (numpy)`` is the
+PyTorch tutorial's arithmetic, including its float32 angles, not torch itself.
 """
 
 import math
@@ -18,6 +20,11 @@ __all__ = ["RECIPES"]
 def posenc_lib_table(positions, d_model, dtype):
     """This library: the rotation fast path for a range of positions."""
     return sinusoidal_positions(positions, d_model, dtype=dtype)
+
+
+def posenc_lib_concat(positions, d_model, dtype):
+    """This library, ``layout="concat"``: the same fast path, then halves in place."""
+    return sinusoidal_positions(positions, d_model, dtype=dtype, layout="concat")
 
 
 def straightforward_table(positions, d_model, dtype):
@@ -82,9 +89,10 @@ def fill_floor(positions, d_model, dtype):
 # name -> (recipe, dtypes, only the smallest size?, has an accuracy?)
 RECIPES = {
     "posenc_lib": (posenc_lib_table, ("float64", "float32"), False, True),
+    "posenc_lib concat": (posenc_lib_concat, ("float64",), False, False),
     "straightforward": (straightforward_table, ("float64", "float32"), False, True),
-    "tensorflow": (tensorflow_tutorial, ("float64", "float32"), False, True),
-    "pytorch": (pytorch_tutorial, ("float64", "float32"), False, True),
+    "tensorflow (numpy)": (tensorflow_tutorial, ("float64", "float32"), False, True),
+    "pytorch (numpy)": (pytorch_tutorial, ("float64", "float32"), False, True),
     "plain loop": (plain_loop, ("float64",), True, True),
     "fill floor": (fill_floor, ("float64", "float32"), False, False),
 }

@@ -6,18 +6,29 @@ Import what you need from here:
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-Only numpy is imported with the package; plotting and widget helpers live in
-``posenc_lib.plotting`` and ``posenc_lib.widgets`` and import matplotlib and
-ipywidgets when you import them.
+The package has three rooms:
+
+- here, at the top level, the maths a learner reads: :mod:`~posenc_lib.positional`
+  (the formula), :mod:`~posenc_lib.embedding` (the table lookup),
+  :mod:`~posenc_lib.properties` (why sines), :mod:`~posenc_lib.attention` and
+  :mod:`~posenc_lib.word_vectors` (chapters 06 and 01),
+  :mod:`~posenc_lib.conventions` (the layouts other libraries use, chapter 07);
+- :mod:`posenc_lib.exercise`: the exercise's command language, checkers and mistakes;
+- :mod:`posenc_lib.figures`: the chapters' figures and sliders.
+
+Only numpy is imported with the package; ``posenc_lib.figures`` imports
+matplotlib (and ipywidgets for its sliders) when you import it.
 """
 
-from .commands import CommandError, run_commands
+from .conventions import Identification, encoding_table, identify_encoding
 from .embedding import encode, lookup, one_hot
 from .exercise import (
     CheckResult,
+    CommandError,
     check_lookup,
     check_pos_encoding,
     check_sinusoidal_positions,
+    run_commands,
 )
 from .positional import (
     frequencies,
@@ -31,12 +42,15 @@ from .properties import offset_similarity, similarity, similarity_matrix
 __all__ = [
     "CheckResult",
     "CommandError",
+    "Identification",
     "check_lookup",
     "check_pos_encoding",
     "check_sinusoidal_positions",
     "run_commands",
     "encode",
+    "encoding_table",
     "frequencies",
+    "identify_encoding",
     "lookup",
     "offset_similarity",
     "one_hot",

@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "check_choice",
     "check_d_model",
     "check_dtype",
     "check_index",
@@ -23,6 +24,7 @@ __all__ = [
     "check_positive",
     "check_table",
     "check_token_ids",
+    "describe",
 ]
 
 
@@ -30,7 +32,7 @@ _BOOLS = (bool, np.bool_)
 _BOOL_TYPES = frozenset(_BOOLS)
 
 
-def _describe(value):
+def describe(value):
     """Short, readable form of a value for an error message.
 
     A numpy scalar reads as its Python value and its numpy type, ``4.0 (numpy
@@ -54,8 +56,8 @@ def _is_int(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, _BOOLS)
 
 
-def check_integer(value, name, *, min_value=None):
-    """Return ``value`` as an ``int``, or raise if it is not an integer >= min_value.
+def check_integer(value, name, *, min_value=None, max_value=None):
+    """Return ``value`` as an ``int``, or raise unless it is an integer in range.
 
     Examples
     --------
@@ -65,11 +67,21 @@ def check_integer(value, name, *, min_value=None):
     Traceback (most recent call last):
     ...
     ValueError: pos == -1, must be an integer >= 0.
+    >>> check_integer(9, "pair", min_value=0, max_value=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: pair == 9, must be an integer in [0, 3].
     """
-    expected = "an integer" if min_value is None else f"an integer >= {min_value}"
+    if min_value is not None and max_value is not None:
+        expected = f"an integer in [{min_value}, {max_value}]"
+    elif max_value is not None:
+        expected = f"an integer <= {max_value}"
+    else:
+        expected = "an integer" if min_value is None else f"an integer >= {min_value}"
     if not _is_int(value):
-        raise TypeError(f"{name} == {_describe(value)}, must be {expected}.")
-    if min_value is not None and value < min_value:
+        raise TypeError(f"{name} == {describe(value)}, must be {expected}.")
+    too_low = min_value is not None and value < min_value
+    if too_low or (max_value is not None and value > max_value):
         raise ValueError(f"{name} == {value}, must be {expected}.")
     return int(value)
 
@@ -88,7 +100,7 @@ def check_d_model(d_model, name="d_model"):
     """
     expected = "must be an even integer >= 2"
     if not _is_int(d_model):
-        raise TypeError(f"{name} == {_describe(d_model)}, {expected}.")
+        raise TypeError(f"{name} == {describe(d_model)}, {expected}.")
     if d_model < 2 or d_model % 2:
         raise ValueError(f"{name} == {d_model}, {expected}.")
     return int(d_model)
@@ -103,10 +115,30 @@ def check_positive(value, name):
     10000.0
     """
     if not isinstance(value, numbers.Real) or isinstance(value, _BOOLS):
-        raise TypeError(f"{name} == {_describe(value)}, must be a finite number > 0.")
+        raise TypeError(f"{name} == {describe(value)}, must be a finite number > 0.")
     if not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} == {value}, must be a finite number > 0.")
     return float(value)
+
+
+def check_choice(value, name, choices):
+    """Return ``value`` if it is one of the strings ``choices``, or raise naming them.
+
+    Examples
+    --------
+    >>> check_choice("concat", "layout", ("interleaved", "concat"))
+    'concat'
+    >>> check_choice("halves", "layout", ("interleaved", "concat"))
+    Traceback (most recent call last):
+    ...
+    ValueError: layout == 'halves', must be one of 'interleaved', 'concat'.
+    """
+    expected = "must be one of " + ", ".join(repr(choice) for choice in choices)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} == {describe(value)}, {expected}.")
+    if value not in choices:
+        raise ValueError(f"{name} == {value!r}, {expected}.")
+    return value
 
 
 def check_dtype(dtype, name="dtype"):
@@ -139,7 +171,7 @@ def _as_1d_integers(values, name, one):
     """
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
     if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
-        raise TypeError(f"{name} == {_describe(values)}, must be {many}.")
+        raise TypeError(f"{name} == {describe(values)}, must be {many}.")
     try:
         if isinstance(values, range) and abs(values.start) + abs(values.stop) < 2**62:
             array = np.arange(values.start, values.stop, values.step)  # 1000x faster
@@ -147,7 +179,7 @@ def _as_1d_integers(values, name, one):
             array = np.asarray(values)
     except ValueError:
         raise ValueError(
-            f"{name} == {_describe(values)}, must be {many} "
+            f"{name} == {describe(values)}, must be {many} "
             "(rows of different lengths cannot form an array)."
         ) from None
     if array.ndim != 1:
@@ -163,7 +195,7 @@ def _as_1d_integers(values, name, one):
     items = array.tolist() if isinstance(values, np.ndarray) else list(values)
     for index, item in enumerate(items):
         if not _is_int(item):
-            raise TypeError(f"{name}[{index}] == {_describe(item)}, must be {one}.")
+            raise TypeError(f"{name}[{index}] == {describe(item)}, must be {one}.")
         if not -(2**63) <= item < 2**63:
             raise ValueError(f"{name}[{index}] == {item}, must be {one} below 2**63.")
     return np.array([int(item) for item in items], dtype=np.int64)
@@ -191,8 +223,10 @@ def check_positions(positions, name="positions"):
     return array
 
 
-def check_table(table, name="table"):
+def check_table(table, name="table", *, what="(vocab_size, d), one row per token"):
     """Return ``table`` as a 2-D numeric numpy array (no copy when it already is one).
+
+    ``what`` says which 2-D shape is expected, for the message.
 
     Examples
     --------
@@ -207,18 +241,14 @@ def check_table(table, name="table"):
         array = np.asarray(table)
     except ValueError:
         raise ValueError(
-            f"{name} must be 2-D: (vocab_size, d), one row per token; "
-            "its rows have different lengths."
+            f"{name} must be 2-D: {what}; its rows have different lengths."
         ) from None
     if array.dtype.kind not in "iuf":
         raise TypeError(
             f"{name} has dtype {array.dtype}, must be numeric (integers or floats)."
         )
     if array.ndim != 2:
-        raise ValueError(
-            f"{name} has shape {array.shape}, must be 2-D: (vocab_size, d), "
-            "one row per token."
-        )
+        raise ValueError(f"{name} has shape {array.shape}, must be 2-D: {what}.")
     if array.shape[0] == 0 or array.shape[1] == 0:
         raise ValueError(
             f"{name} has shape {array.shape}, must have at least one row and column."
@@ -240,7 +270,7 @@ def check_index(value, name, size, *, what):
     """
     if not _is_int(value):
         raise TypeError(
-            f"{name} == {_describe(value)}, must be an integer in [0, {size})."
+            f"{name} == {describe(value)}, must be an integer in [0, {size})."
         )
     if not 0 <= value < size:
         raise ValueError(

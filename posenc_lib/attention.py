@@ -15,11 +15,14 @@ Two other ways to give the layer positions:
 
 * a *learned* table with one trainable row per position ``0 .. max_len - 1``;
   it has no row for position ``max_len`` (:class:`LearnedPositions`);
-* *RoPE*: rotate each (even, odd) pair of the queries and keys by
-  ``pos * frequency``, the same block rotations as
-  :func:`~posenc_lib.positional.rotation_matrix`. Because
-  ``R(m)^T R(n) == R(n - m)``, the score ``rope(q, m) . rope(k, n)`` depends on
-  the offset ``n - m`` only (:func:`rope`, :func:`rope_score`).
+* *RoPE*: turn each pair of the queries and keys counter-clockwise by
+  ``pos * frequency``, as RoFormer [2]_ and every library after it do: pairs
+  ``(x_{2i}, x_{2i+1})`` (GPT-J, torchtune) or ``(x_i, x_{i+d/2})`` (Llama's
+  ``rotate_half``). Writing ``Q(p)`` for that block rotation,
+  ``Q(m)^T Q(n) == Q(n - m)``, so the score ``rope(q, m) . rope(k, n)`` depends
+  on the offset ``n - m`` only (:func:`rope`, :func:`rope_score`). ``Q(p)`` is
+  the transpose of :func:`~posenc_lib.positional.rotation_matrix`: the
+  encoding's pairs are ``(sin, cos)``, not ``(x, y)``.
 
 References
 ----------
@@ -32,10 +35,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import check_d_model, check_index, check_integer, check_positions
+from ._validation import (
+    check_choice,
+    check_d_model,
+    check_index,
+    check_integer,
+    check_positions,
+)
 from .positional import frequencies, sinusoidal_positions
 
 __all__ = [
+    "ROPE_LAYOUTS",
     "AttentionHead",
     "LearnedPositions",
     "init_head",
@@ -170,11 +180,28 @@ def permutation_gap(layer, x, perm):
     return float(np.max(np.abs(layer(x[perm]) - layer(x)[perm])))
 
 
-def rope(x, positions, *, base=10000.0):
-    """Rotate each (even, odd) column pair of row ``r`` by ``positions[r] * w_pair``.
+ROPE_LAYOUTS = ("interleaved", "half")  # pairs (2i, 2i + 1), or (i, i + d / 2)
 
-    The same block rotation as :func:`~posenc_lib.positional.rotation_matrix`:
-    ``rope(x, [p])[0] == rotation_matrix(p, d) @ x[0]``.
+
+def _rope_pairs(layout, d):
+    """Column indices of each pair's first and second member, ``(d // 2,)`` each."""
+    if layout == "interleaved":  # RoFormer's equation, GPT-J, torchtune
+        return np.arange(0, d, 2), np.arange(1, d, 2)
+    return np.arange(d // 2), np.arange(d // 2, d)  # Llama's rotate_half
+
+
+def rope(x, positions, *, base=10000.0, layout="interleaved"):
+    """Rotate each pair of row ``r`` by the angle ``+positions[r] * w_pair``.
+
+    Pair ``i`` is the point ``(x, y) = (x[2i], x[2i + 1])`` (``layout="interleaved"``,
+    RoFormer's equation 13, GPT-J, torchtune) or ``(x[i], x[i + d // 2])``
+    (``layout="half"``, Llama's ``rotate_half``). It turns counter-clockwise by
+    ``p * w_i``, with ``w_i = base ** (-2 i / d)``:
+    ``(x cos - y sin, x sin + y cos)``.
+
+    In the interleaved layout that is the transpose of chapter 03's shift matrix,
+    ``rope(x, [p])[0] == rotation_matrix(p, d).T @ x[0]``: the encoding's pairs are
+    stored as ``(sin, cos)``, which turn clockwise in the ``(x, y)`` sense.
 
     Parameters
     ----------
@@ -183,34 +210,47 @@ def rope(x, positions, *, base=10000.0):
     positions : sequence of int, shape (n,)
         Position of each row.
     base : float, default 10000.0
+    layout : {"interleaved", "half"}, default "interleaved"
 
     Returns
     -------
     numpy.ndarray of shape (n, d)
 
+    Raises
+    ------
+    ValueError
+        If ``d`` is odd, ``positions`` does not have one entry per row, or
+        ``layout`` is not one of :data:`ROPE_LAYOUTS`.
+
     Examples
     --------
-    >>> rope([[0.0, 1.0]], [1]).round(4)     # (sin 0, cos 0) turns to (sin 1, cos 1)
-    array([[0.8415, 0.5403]])
+    >>> rope([[1.0, 0.0]], [1]).round(4)     # (1, 0) turns to (cos 1, sin 1)
+    array([[0.5403, 0.8415]])
+    >>> rope([[1.0, 2.0, 0.0, 0.0]], [1], layout="half").round(4)
+    array([[0.5403, 1.9999, 0.8415, 0.02  ]])
     """
     x = _check_rows(x)  # (n, d)
     check_d_model(x.shape[1], name="x.shape[1]")
     positions = check_positions(positions)  # (n,)
+    layout = check_choice(layout, "layout", ROPE_LAYOUTS)
+    first, second = _rope_pairs(layout, x.shape[1])  # (d // 2,) each
     if len(positions) != len(x):
         raise ValueError(
             f"positions has length {len(positions)}, must be {len(x)} (rows of x)."
         )
     angle = positions[:, None] * frequencies(x.shape[1], base)  # (n, d // 2)
     cos, sin = np.cos(angle), np.sin(angle)  # (n, d // 2) each
-    even, odd = x[:, 0::2], x[:, 1::2]  # (n, d // 2) each
+    px, py = x[:, first], x[:, second]  # (n, d // 2) each: the pairs' x and y
     out = np.empty_like(x)  # (n, d)
-    out[:, 0::2] = cos * even + sin * odd
-    out[:, 1::2] = cos * odd - sin * even
+    out[:, first] = px * cos - py * sin
+    out[:, second] = px * sin + py * cos
     return out
 
 
-def rope_score(q, k, m, n):
+def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
     """The score ``rope(q, m) . rope(k, n)`` of a query at ``m`` and a key at ``n``.
+
+    ``base`` and ``layout`` as in :func:`rope`.
 
     Examples
     --------
@@ -218,7 +258,7 @@ def rope_score(q, k, m, n):
     >>> bool(np.isclose(rope_score(q, k, 2, 5), rope_score(q, k, 10, 13)))
     True
     """
-    rotated = rope(np.stack([q, k]), [m, n])  # (2, d)
+    rotated = rope(np.stack([q, k]), [m, n], base=base, layout=layout)  # (2, d)
     return float(rotated[0] @ rotated[1])
 
 
@@ -250,8 +290,7 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     d_model = head.w_q.shape[0]
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     xs = _check_rows(np.stack([x_q, x_k]), d_model, name="x_q and x_k")  # (2, d_model)
-    if method not in ("add", "rope"):
-        raise ValueError(f"method == {method!r}, must be 'add' or 'rope'.")
+    check_choice(method, "method", ("add", "rope"))
     repeat = np.ones((n_positions, 1))  # (n_positions, 1)
     queries, keys = repeat * xs[0], repeat * xs[1]  # (n_positions, d_model) each
     if method == "add":

@@ -326,8 +326,9 @@ def property_report(table, *, offset=3):
     -------
     dict of str to float
         ``"differs from PE"`` (max abs difference from the true table), then
-        :func:`rotation_error`, :func:`shift_map_error`, ``"norm error"``
-        (``max |PE[p].PE[p] - d/2|``), :func:`diagonal_spread` of ``table @ table.T``
+        :func:`rotation_error`, :func:`shift_map_error`, ``"squared-length error"``
+        (``max |PE[p].PE[p] - d_model/2|``, the squared length's largest error),
+        :func:`diagonal_spread` of ``table @ table.T``
         and :func:`min_row_distance`.
 
     Examples
@@ -335,17 +336,18 @@ def property_report(table, *, offset=3):
     >>> report = property_report(sinusoidal_positions(range(40), 8))
     >>> {name: round(value, 3) for name, value in report.items()}
     {'differs from PE': 0.0, 'rotation error': 0.0, 'shift map error': 0.0, \
-'norm error': 0.0, 'diagonal spread': 0.0, 'min distance': 0.658}
+'squared-length error': 0.0, 'diagonal spread': 0.0, 'min distance': 0.658}
     """
     table = check_table(table).astype(np.float64)  # (n_positions, d_model)
     n_positions, d_model = table.shape
     d_model = check_d_model(d_model, name="table.shape[1]")
     true = sinusoidal_positions(range(n_positions), d_model)  # (n_positions, d_model)
+    squared = (table**2).sum(axis=1)  # (n_positions,): PE[p] . PE[p]
     return {
         "differs from PE": float(np.max(np.abs(table - true))),
         "rotation error": rotation_error(table, offset),
         "shift map error": shift_map_error(table, offset),
-        "norm error": float(np.max(np.abs((table**2).sum(axis=1) - d_model / 2))),
+        "squared-length error": float(np.max(np.abs(squared - d_model / 2))),
         "diagonal spread": diagonal_spread(table @ table.T),
         "min distance": min_row_distance(table)[0],
     }

@@ -3,7 +3,8 @@ r"""Where the geometry of word vectors comes from: a tiny training run in numpy.
 An embedding table starts random. Training treats its rows as ordinary weights:
 here each word's row must predict the words around it (a skip-gram model with
 a full softmax, as in word2vec without its shortcuts). For a centre word ``c``
-with row ``table[c]`` (shape ``(d,)``) and an output matrix ``W`` (``(d, V)``),
+with row ``table[c]`` (shape ``(d_model,)``) and an output matrix ``W``
+(``(d_model, V)``),
 
 .. math::
 
@@ -25,6 +26,7 @@ References
 import numpy as np
 
 from ._validation import check_integer, check_positive, check_table
+from .attention import softmax
 
 __all__ = [
     "TOY_CORPUS",
@@ -110,7 +112,7 @@ def context_pairs(sentences, vocab, window=2):
     return np.array(pairs, dtype=np.int64).reshape(-1, 2)  # (n_pairs, 2)
 
 
-def random_table(vocab_size, d, seed=0):
+def random_table(vocab_size, d_model, seed=0):
     """A seeded random embedding table, entries from N(0, 0.5**2).
 
     Examples
@@ -119,14 +121,8 @@ def random_table(vocab_size, d, seed=0):
     (5, 3)
     """
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
-    d = check_integer(d, "d", min_value=1)
-    return np.random.default_rng(seed).normal(0.0, 0.5, size=(vocab_size, d))
-
-
-def _softmax(logits):
-    """Row-wise softmax, shifted for stability. ``logits``: (n, V)."""
-    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return shifted / shifted.sum(axis=1, keepdims=True)
+    d_model = check_integer(d_model, "d_model", min_value=1)
+    return np.random.default_rng(seed).normal(0.0, 0.5, size=(vocab_size, d_model))
 
 
 def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
@@ -134,7 +130,7 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
 
     Parameters
     ----------
-    table : array_like of shape (vocab_size, d)
+    table : array_like of shape (vocab_size, d_model)
         Starting rows (left unchanged).
     pairs : array_like of int, shape (n_pairs, 2)
         (centre id, context id) pairs, as from :func:`context_pairs`.
@@ -146,7 +142,7 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
 
     Returns
     -------
-    table : numpy.ndarray of shape (vocab_size, d)
+    table : numpy.ndarray of shape (vocab_size, d_model)
         The trained rows.
     losses : numpy.ndarray of shape (steps,)
         Mean cross-entropy before each step.
@@ -159,31 +155,31 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     >>> bool(losses[-1] < losses[0])
     True
     """
-    table = check_table(table).astype(np.float64)  # (V, d), a copy
+    table = check_table(table).astype(np.float64)  # (V, d_model), a copy
     pairs = np.asarray(pairs, dtype=np.int64)  # (n_pairs, 2)
     steps = check_integer(steps, "steps", min_value=1)
     learning_rate = check_positive(learning_rate, "learning_rate")
-    vocab_size, d = table.shape
-    weights = np.random.default_rng(seed).normal(0.0, 0.5, size=(d, vocab_size))
+    vocab_size, d_model = table.shape
+    weights = np.random.default_rng(seed).normal(0.0, 0.5, size=(d_model, vocab_size))
     centre, context = pairs[:, 0], pairs[:, 1]
     rows = np.arange(len(pairs))
     losses = np.empty(steps)
     for step in range(steps):
-        hidden = table[centre]  # (n_pairs, d)
-        probs = _softmax(hidden @ weights)  # (n_pairs, V)
+        hidden = table[centre]  # (n_pairs, d_model)
+        probs = softmax(hidden @ weights, axis=1)  # (n_pairs, V)
         losses[step] = -np.log(probs[rows, context]).mean()
         grad_logits = probs
         grad_logits[rows, context] -= 1.0
         grad_logits /= len(pairs)  # (n_pairs, V)
-        grad_table = np.zeros_like(table)  # (V, d)
+        grad_table = np.zeros_like(table)  # (V, d_model)
         np.add.at(grad_table, centre, grad_logits @ weights.T)
-        weights -= learning_rate * (hidden.T @ grad_logits)  # (d, V)
+        weights -= learning_rate * (hidden.T @ grad_logits)  # (d_model, V)
         table -= learning_rate * grad_table
     return table, losses
 
 
 def cosine_similarity(vectors):
-    """Cosine of the angle between every two rows: ``(n, d)`` in, ``(n, n)`` out.
+    """Cosine of the angle between every two rows: ``(n, d_model)`` in, ``(n, n)`` out.
 
     Examples
     --------
@@ -192,8 +188,8 @@ def cosine_similarity(vectors):
            [0.707, 1.   , 0.707],
            [0.   , 0.707, 1.   ]])
     """
-    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d)
-    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (n, d)
+    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d_model)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (n, d_model)
     return unit @ unit.T  # (n, n)
 
 
@@ -202,7 +198,7 @@ def group_similarity(vectors, groups):
 
     Parameters
     ----------
-    vectors : array_like of shape (n, d)
+    vectors : array_like of shape (n, d_model)
     groups : sequence of hashable, length n
         The group of each row, e.g. ``["animal", "animal", "fruit"]``.
 
@@ -253,9 +249,9 @@ def project_2d(vectors):
     >>> project_2d([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.5, 0.0]]).shape
     (3, 2)
     """
-    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d)
-    centred = vectors - vectors.mean(axis=0)  # (n, d)
-    _, _, directions = np.linalg.svd(centred, full_matrices=False)  # (d, d)
+    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d_model)
+    centred = vectors - vectors.mean(axis=0)  # (n, d_model)
+    _, _, directions = np.linalg.svd(centred, full_matrices=False)  # (d_model, d_model)
     points = centred @ directions[:2].T  # (n, 2)
     largest = points[np.abs(points).argmax(axis=0), [0, 1]]  # (2,)
     return points * np.where(largest < 0, -1.0, 1.0)

@@ -1,21 +1,35 @@
-"""Generate the learner's exercise notebook from the solution notebook.
+"""Generate the notebooks with blanks from their sources: the one blanking mechanism.
 
-    python scripts/make_exercise.py           # rewrite the learner notebook if stale
-    python scripts/make_exercise.py --check   # exit 1 if it is stale; write nothing
+    python scripts/make_exercise.py           # rewrite every stale generated notebook
+    python scripts/make_exercise.py --check   # exit 1 if one is stale; write nothing
 
-The single source is ``notebooks/solutions/05_exercise.ipynb``; edit only that file.
-The learner's version is the same notebook with three changes:
+Two notebooks are generated, each from a single source (edit only the source):
 
-- in a code cell tagged ``solution``, every function keeps its ``def`` line and
-  docstring, and its body becomes ``raise NotImplementedError(...)``;
-- a cell tagged ``solution-only`` is left out;
-- relative links ``](../name)`` become ``](name)``, since the learner's notebook
-  sits one folder up.
+========================================  =====================================
+source                                    generated
+========================================  =====================================
+``notebooks/solutions/05_exercise.ipynb`` ``notebooks/05_exercise.ipynb`` (the
+                                          learner's exercise)
+``notebooks/lecture.ipynb``               ``notebooks/lecture_live.ipynb`` (the
+                                          lecture, to type live)
+========================================  =====================================
 
-Only sources are generated (cell types, tags and ids are kept; outputs are
-empty). When the learner's sources already match, the file is left untouched, so
-its stored outputs survive; after a rewrite, store fresh outputs with
-``python scripts/run_notebooks.py notebooks/05_exercise.ipynb``.
+A generated notebook is its source with these changes, by cell tag:
+
+- ``solution``: every function keeps its ``def`` line and docstring, and its
+  body becomes ``raise NotImplementedError(...)``;
+- ``live``: the cell becomes one comment line, its prompt. The cell's first line
+  must be ``# live: <prompt>``; the blank reads ``# no output: type it live:
+  <prompt>``. Later cells must not need what a live cell defines (they
+  recompute it), so the blank notebook still runs top to bottom;
+- ``solution-only``: the cell is left out;
+- relative links ``](../name)`` become ``](name)`` when the generated notebook
+  sits one folder above its source.
+
+Only sources are generated (cell types, tags, ids and slide metadata are kept;
+outputs are empty). When the generated sources already match, the file is left
+untouched, so its stored outputs survive; after a rewrite, store fresh outputs
+with ``python scripts/run_notebooks.py <generated notebook>``.
 """
 
 import argparse
@@ -29,6 +43,12 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "notebooks" / "solutions" / "05_exercise.ipynb"
 LEARNER = ROOT / "notebooks" / "05_exercise.ipynb"
+LECTURE = ROOT / "notebooks" / "lecture.ipynb"
+LECTURE_LIVE = ROOT / "notebooks" / "lecture_live.ipynb"
+#: (source, generated) pairs; ``make solutions`` regenerates each.
+GENERATED = [(SOLUTION, LEARNER), (LECTURE, LECTURE_LIVE)]
+LIVE_PROMPT = "# live: "
+LIVE_BLANK = "# no output: type it live: "
 STUB = (
     "    # Your code here: replace the next line.\n"
     '    raise NotImplementedError("{name} is not written yet")'
@@ -73,27 +93,62 @@ def _first_line(node):
     return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
 
 
-def learner_cell(cell):
-    """The learner's version of one cell, or None to leave it out."""
+def blank_source(source):
+    r"""A ``live`` cell reduced to its prompt: one comment line, nothing to run.
+
+    Examples
+    --------
+    >>> blank_source("# live: PE[3] by hand\nk = np.arange(4)\nk // 2")
+    '# no output: type it live: PE[3] by hand'
+    """
+    first = source.split("\n", 1)[0]
+    if not first.startswith(LIVE_PROMPT) or not first[len(LIVE_PROMPT) :].strip():
+        raise ValueError(
+            f"a 'live' cell must start with the line '{LIVE_PROMPT}<prompt>', "
+            f"got {first!r}:\n{source}"
+        )
+    return LIVE_BLANK + first[len(LIVE_PROMPT) :].strip()
+
+
+def generated_cell(cell, *, relink=False):
+    """The generated version of one cell, or None to leave it out."""
     tags = cell.metadata.get("tags", [])
     if "solution-only" in tags:
         return None
     cell = copy.deepcopy(cell)
-    if cell.cell_type == "markdown":
+    if cell.cell_type == "markdown" and relink:
         cell.source = cell.source.replace("](../", "](")
     elif cell.cell_type == "code":
         if "solution" in tags:
             cell.source = stub_source(cell.source)
+        if "live" in tags:
+            cell.source = blank_source(cell.source)
         cell.outputs, cell.execution_count = [], None
     return cell
 
 
+def generated_notebook(source, *, relink=False):
+    """The notebook with blanks generated from ``source`` (module docstring)."""
+    generated = copy.deepcopy(source)
+    cells = (generated_cell(cell, relink=relink) for cell in source.cells)
+    generated.cells = [cell for cell in cells if cell is not None]
+    return generated
+
+
+def learner_cell(cell):
+    """The learner's version of one exercise cell, or None to leave it out."""
+    return generated_cell(cell, relink=True)
+
+
 def learner_notebook(solution):
     """The learner's notebook generated from the ``solution`` notebook."""
-    learner = copy.deepcopy(solution)
-    cells = (learner_cell(cell) for cell in solution.cells)
-    learner.cells = [cell for cell in cells if cell is not None]
-    return learner
+    return generated_notebook(solution, relink=True)
+
+
+def expected_notebook(source_path, generated_path):
+    """What ``generated_path`` must hold, generated from ``source_path``."""
+    relink = generated_path.parent == source_path.parent.parent
+    return generated_notebook(nbformat.read(source_path, as_version=4), relink=relink)
 
 
 def sources(nb):
@@ -110,19 +165,29 @@ def main(argv=None):
         "--check", action="store_true", help="exit 1 if the learner's notebook is stale"
     )
     args = parser.parse_args(argv)
-    expected = learner_notebook(nbformat.read(SOLUTION, as_version=4))
-    name = LEARNER.relative_to(ROOT)
-    if LEARNER.exists():
-        if sources(nbformat.read(LEARNER, as_version=4)) == sources(expected):
-            print(f"{name} is up to date with {SOLUTION.relative_to(ROOT)}.")
-            return 0
-    if args.check:
+    stale = [
+        generated
+        for source, generated in GENERATED
+        if not update(source, generated, check=args.check)
+    ]
+    return 1 if args.check and stale else 0
+
+
+def update(source, generated, *, check=False):
+    """Bring ``generated`` up to date with ``source``; False if it was stale."""
+    expected = expected_notebook(source, generated)
+    name = generated.relative_to(ROOT)
+    if generated.exists():
+        if sources(nbformat.read(generated, as_version=4)) == sources(expected):
+            print(f"{name} is up to date with {source.relative_to(ROOT)}.")
+            return True
+    if check:
         print(f"{name} is stale: run python scripts/make_exercise.py", file=sys.stderr)
-        return 1
+        return False
     nbformat.validate(expected)
-    nbformat.write(expected, LEARNER)
+    nbformat.write(expected, generated)
     print(f"wrote {name}; now run python scripts/run_notebooks.py {name}")
-    return 0
+    return False
 
 
 if __name__ == "__main__":

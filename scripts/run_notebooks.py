@@ -10,7 +10,7 @@ with the notebook's folder as working directory. Cells tagged
 then left untouched on disk and the script exits non-zero.
 
 The stored result is normalised so that running the script twice in a row
-changes no byte (the stamp-free PNGs come from ``posenc_lib.plotting.
+changes no byte (the stamp-free PNGs come from ``posenc_lib.figures.encoding.
 setup_notebook``, which every notebook calls):
 
 - no ``metadata.widgets`` (the widget state blob) and no per-cell
@@ -31,13 +31,11 @@ import sys
 import time
 from pathlib import Path
 
-import ipykernel.kernelspec
 import nbformat
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
-from traitlets import default
+
+from posenc_lib.exercise._kernel import CurrentEnvKernelManager
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -51,24 +49,6 @@ ADDRESS_PLACEHOLDER = "0x..."
 TIMING = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:ns|µs|μs|us|ms|s|sec|seconds)\b")
 TIMING_PLACEHOLDER = "[time]"
 LOOPS = re.compile(r"\d+(?:,\d{3})*(?= loops? each)")
-
-
-class _CurrentEnvKernelSpecs(KernelSpecManager):
-    """Every kernel name means this interpreter (as nbval's --nbval-current-env)."""
-
-    def get_kernel_spec(self, kernel_name):
-        return self.kernel_spec_class(
-            resource_dir=ipykernel.kernelspec.RESOURCES,
-            **ipykernel.kernelspec.get_kernel_dict(),
-        )
-
-
-class _CurrentEnvKernelManager(AsyncKernelManager):
-    """A kernel manager that always starts a kernel of this interpreter."""
-
-    @default("kernel_spec_manager")
-    def _kernel_spec_manager_default(self):
-        return _CurrentEnvKernelSpecs(data_dir=self.data_dir)
 
 
 def find_notebooks(paths):
@@ -90,7 +70,7 @@ def execute(nb, folder):
     """Run ``nb`` in a fresh kernel of this Python, working directory ``folder``."""
     client = NotebookClient(
         nb,
-        kernel_manager_class=_CurrentEnvKernelManager,
+        kernel_manager_class=CurrentEnvKernelManager,
         timeout=TIMEOUT,
         record_timing=False,
         resources={"metadata": {"path": str(folder)}},

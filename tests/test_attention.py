@@ -78,19 +78,132 @@ def test_permutation_gap_rejects_a_non_permutation(tokens):
         permutation_gap(lambda x: x, tokens, [0, 0, 1, 2, 3, 4])
 
 
-@pytest.mark.parametrize("pos", [0, 1, 7, 1000])
-def test_rope_is_the_rotation_matrix(tokens, pos):
-    rotated = rope(tokens[:1], [pos])[0]
-    np.testing.assert_allclose(rotated, rotation_matrix(pos, D_MODEL) @ tokens[0])
+# Independent references: each library's published RoPE, written out here.
 
 
-def test_rope_rotates_position_zero_into_the_encoding():
-    start = np.tile([0.0, 1.0], D_MODEL // 2)  # PE[0]
+def roformer_loop(x, pos, base=10000.0):
+    """RoFormer's equation 34, one number at a time: pairs (x_2i, x_2i+1)."""
+    d, out = len(x), []
+    for k in range(d):
+        theta = pos * base ** (-2 * (k // 2) / d)
+        partner = -x[k + 1] if k % 2 == 0 else x[k - 1]  # (-x2, x1, -x4, x3, ...)
+        out.append(x[k] * math.cos(theta) + partner * math.sin(theta))
+    return np.array(out)
+
+
+def gptj_rope(x, positions, base=10000.0):
+    """GPT-J: ``x * cos + rotate_every_two(x) * sin``, sin/cos repeated per pair."""
+    d = x.shape[1]
+    inv_freq = 1.0 / base ** (np.arange(0, d, 2) / d)  # (d / 2,)
+    angle = np.repeat(np.outer(positions, inv_freq), 2, axis=1)  # (n, d)
+    x1, x2 = x[:, ::2], x[:, 1::2]
+    rotated = np.stack((-x2, x1), axis=-1).reshape(x.shape)  # rotate_every_two
+    return x * np.cos(angle) + rotated * np.sin(angle)
+
+
+def torchtune_rope(x, positions, base=10000.0):
+    """torchtune: reshape to (..., d / 2, 2) and turn each pair."""
+    d = x.shape[1]
+    theta = 1.0 / base ** (np.arange(0, d, 2)[: d // 2] / d)  # (d / 2,)
+    angle = np.outer(positions, theta)  # (n, d / 2)
+    pairs = x.reshape(len(x), -1, 2)
+    x0, x1 = pairs[..., 0], pairs[..., 1]
+    out = np.stack(
+        [
+            x0 * np.cos(angle) - x1 * np.sin(angle),
+            x1 * np.cos(angle) + x0 * np.sin(angle),
+        ],
+        axis=-1,
+    )
+    return out.reshape(x.shape)
+
+
+def llama_rope(x, positions, base=10000.0):
+    """Llama / Hugging Face: ``q * cos + rotate_half(q) * sin``, cos = [cos | cos]."""
+    d = x.shape[1]
+    inv_freq = 1.0 / base ** (np.arange(0, d, 2) / d)  # (d / 2,)
+    freqs = np.outer(positions, inv_freq)  # (n, d / 2)
+    emb = np.concatenate((freqs, freqs), axis=-1)  # (n, d)
+    x1, x2 = x[:, : d // 2], x[:, d // 2 :]
+    rotate_half = np.concatenate((-x2, x1), axis=-1)
+    return x * np.cos(emb) + rotate_half * np.sin(emb)
+
+
+WIDTHS_AND_POSITIONS = [(2, [0, 1, 5]), (8, [0, 3, 1000]), (64, [7, 2048, 10**6])]
+
+
+@pytest.mark.parametrize(("d", "positions"), WIDTHS_AND_POSITIONS, ids=str)
+@pytest.mark.parametrize(
+    "reference", [gptj_rope, torchtune_rope], ids=["gpt-j", "torchtune"]
+)
+def test_interleaved_rope_matches_gptj_and_torchtune(d, positions, reference):
+    x = np.random.default_rng(d).normal(size=(len(positions), d))
     np.testing.assert_allclose(
-        rope(np.tile(start, (3, 1)), [0, 4, 9]),
-        sinusoidal_positions([0, 4, 9], D_MODEL),
+        rope(x, positions), reference(x, positions), rtol=1e-12, atol=1e-12
+    )
+
+
+@pytest.mark.parametrize(("d", "positions"), WIDTHS_AND_POSITIONS, ids=str)
+def test_half_rope_matches_llama_rotate_half(d, positions):
+    x = np.random.default_rng(d).normal(size=(len(positions), d))
+    np.testing.assert_allclose(
+        rope(x, positions, layout="half"),
+        llama_rope(x, positions),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        rope(x, positions, base=500000.0, layout="half"),
+        llama_rope(x, positions, base=500000.0),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+
+
+@pytest.mark.parametrize("pos", [0, 1, 7, 1000])
+def test_rope_matches_the_roformer_equation(tokens, pos):
+    np.testing.assert_allclose(
+        rope(tokens[:1], [pos])[0], roformer_loop(tokens[0], pos), atol=1e-12
+    )
+
+
+@pytest.mark.parametrize("pos", [0, 1, 7, 1000])
+def test_rope_is_the_transpose_of_the_rotation_matrix(tokens, pos):
+    rotated = rope(tokens[:1], [pos])[0]
+    np.testing.assert_allclose(rotated, rotation_matrix(pos, D_MODEL).T @ tokens[0])
+    np.testing.assert_allclose(rotated, rotation_matrix(-pos, D_MODEL) @ tokens[0])
+
+
+def test_rope_turns_the_pair_one_zero_counter_clockwise():
+    # (1, 0) -> (cos t, sin t): rotating [1, 0, 1, 0, ...] gives cos-first pairs
+    start = np.tile([1.0, 0.0], D_MODEL // 2)
+    angle = np.outer([0, 4, 9], 10000.0 ** (-np.arange(0, D_MODEL, 2) / D_MODEL))
+    expected = np.stack([np.cos(angle), np.sin(angle)], axis=-1).reshape(3, D_MODEL)
+    np.testing.assert_allclose(
+        rope(np.tile(start, (3, 1)), [0, 4, 9]), expected, atol=1e-15
+    )
+
+
+def test_half_layout_is_the_interleaved_one_with_columns_regrouped(tokens):
+    half = np.r_[0:D_MODEL:2, 1:D_MODEL:2]  # (x0, x2, ..., x1, x3, ...)
+    np.testing.assert_allclose(
+        rope(tokens[:, half], range(6), layout="half"),
+        rope(tokens, range(6))[:, half],
         atol=1e-15,
     )
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_rope_score_depends_only_on_the_offset_in_both_layouts(tokens, layout):
+    q, k = tokens[0], tokens[1]
+    scores = [rope_score(q, k, m, m + 3, layout=layout) for m in (0, 2, 10, 500)]
+    np.testing.assert_allclose(scores, scores[0], rtol=1e-10)
+
+
+def test_rope_rejects_an_unknown_layout(tokens):
+    msg = "layout == 'rotate_half', must be one of 'interleaved', 'half'."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        rope(tokens, range(6), layout="rotate_half")
 
 
 def test_rope_score_depends_only_on_the_offset(tokens):
@@ -135,7 +248,7 @@ def test_rope_scores_are_constant_along_diagonals_and_added_ones_are_not(tokens)
 
 
 def test_position_scores_rejects_an_unknown_method(tokens):
-    msg = "method == 'mix', must be 'add' or 'rope'."
+    msg = "method == 'mix', must be one of 'add', 'rope'."
     with pytest.raises(ValueError, match=re.escape(msg)):
         position_scores(tokens[0], tokens[1], init_head(D_MODEL), 3, method="mix")
 

@@ -1,7 +1,7 @@
 """The rotation fast path of ``sinusoidal_positions`` against independent references.
 
 Contiguous ranges of positions are computed by rotating exactly computed block
-starts (``posenc_lib/positional.py``). Here that result is compared with the
+starts (``posenc_lib/_fast_table.py``). Here that result is compared with the
 direct formula written out in numpy (angles as an outer product, then
 ``np.sin``/``np.cos``), with a plain ``math.sin`` loop, and with ``mpmath`` at 30
 digits; its scratch memory is measured with ``tracemalloc``; and a spy checks
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import positional, sinusoidal_positions
+from posenc_lib import _fast_table, sinusoidal_positions
 
 BASE = 10000.0
 
@@ -100,7 +100,7 @@ def test_fast_path_equals_direct_formula(positions, d_model):
 def test_rows_far_past_the_first_block_are_as_accurate_as_the_first():
     n_rows = 8192
     result = sinusoidal_positions(range(n_rows), 64)
-    block = positional._block_rows(result, 32)
+    block = _fast_table.block_rows(result, 32)
     assert block < n_rows // 4  # so there are many blocks to check
     error = np.abs(result - direct_formula(range(n_rows), 64)).max(axis=1)  # (n,)
     assert error[-block:].max() <= 1e-12
@@ -168,21 +168,62 @@ def test_peak_scratch_memory_is_under_10_percent_of_the_output(positions, dtype)
     assert peak - table.nbytes <= 0.10 * table.nbytes
 
 
+# --- layout="concat": the same numbers, sines first ---------------------------
+
+
+def halves(table):
+    """An interleaved table regrouped as [sin | cos] halves, written out here."""
+    return np.concatenate([table[:, 0::2], table[:, 1::2]], axis=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize(
+    "positions",
+    [range(3000), range(10**9 - 100, 10**9), [5, 0, 17, 3, 3]],
+    ids=["fast-path", "fast-path-at-a-billion", "direct"],
+)
+def test_concat_layout_is_the_interleaved_table_regrouped(positions, dtype):
+    interleaved = sinusoidal_positions(positions, 64, dtype=dtype)
+    concat = sinusoidal_positions(positions, 64, dtype=dtype, layout="concat")
+    assert concat.dtype == dtype
+    np.testing.assert_array_equal(concat, halves(interleaved))
+
+
+@pytest.mark.parametrize("first", [0, 10**6, 10**9 - 100])
+def test_concat_float32_is_within_2e_7_of_30_digits(first):
+    positions = np.arange(first, first + 100)  # contiguous: the fast path
+    table = sinusoidal_positions(positions, 64, dtype=np.float32, layout="concat")
+    sample = [0, 1, 50, 98, 99]
+    exact = halves(mpmath_table(positions[sample], 64))
+    assert np.abs(table[sample].astype(np.float64) - exact).max() <= 2e-7
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_concat_layout_keeps_scratch_memory_under_10_percent(dtype):
+    tracemalloc.start()
+    try:
+        table = sinusoidal_positions(range(4096), 512, dtype=dtype, layout="concat")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak - table.nbytes <= 0.10 * table.nbytes
+
+
 # --- which path is taken ------------------------------------------------------
 
 
 @pytest.fixture
 def calls(monkeypatch):
-    """Record the calls to the two private fill functions, then run them."""
+    """Record which path computes the table: the fast one, or the formula's loop."""
     seen = []
-    for name in ("_fill_rotated", "_fill_direct"):
-        original = getattr(positional, name)
+    for name, path in (("rotated_table", "fast"), ("row_blocks", "direct")):
+        original = getattr(_fast_table, name)
 
-        def spy(*args, _name=name, _original=original):
-            seen.append(_name)
+        def spy(*args, _path=path, _original=original):
+            seen.append(_path)
             return _original(*args)
 
-        monkeypatch.setattr(positional, name, spy)
+        monkeypatch.setattr(_fast_table, name, spy)
     return seen
 
 
@@ -205,7 +246,7 @@ SLOW = {
 @pytest.mark.parametrize("positions", FAST.values(), ids=FAST.keys())
 def test_contiguous_input_takes_the_fast_path(calls, positions):
     result = sinusoidal_positions(positions, 16)
-    assert calls == ["_fill_rotated"]
+    assert calls == ["fast"]
     expected = direct_formula(positions, 16)
     np.testing.assert_allclose(result, expected, rtol=0, atol=1e-12)
 
@@ -213,11 +254,11 @@ def test_contiguous_input_takes_the_fast_path(calls, positions):
 @pytest.mark.parametrize("positions", SLOW.values(), ids=SLOW.keys())
 def test_other_input_takes_the_direct_formula(calls, positions):
     result = sinusoidal_positions(positions, 16)
-    assert calls == ["_fill_direct"]
+    assert calls == ["direct"]
     expected = direct_formula(positions, 16)
     np.testing.assert_allclose(result, expected, rtol=0, atol=1e-12)
 
 
 def test_float16_output_takes_the_direct_formula(calls):
     sinusoidal_positions(range(100), 8, dtype=np.float16)
-    assert calls == ["_fill_direct"]
+    assert calls == ["direct"]

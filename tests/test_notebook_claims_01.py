@@ -7,6 +7,7 @@ from posenc_lib import lookup, one_hot, pos_encoding
 from posenc_lib.word_vectors import (
     TOY_CORPUS,
     context_pairs,
+    cosine_similarity,
     group_similarity,
     random_table,
     train_word_vectors,
@@ -20,7 +21,7 @@ GROUPS = ["animal"] * 3 + ["fruit"] * 3 + ["place"] * 3
 
 
 def _table():
-    return np.arange(20.0).reshape(len(VOCAB), 4)  # (vocab_size, d)
+    return np.arange(20.0).reshape(len(VOCAB), 4)  # (vocab_size, d_model)
 
 
 def test_sentence_to_token_ids():
@@ -29,8 +30,17 @@ def test_sentence_to_token_ids():
 
 def test_lookup_returns_row_t_for_every_token():
     rows = lookup(_table(), TOKEN_IDS)
-    for k, t in enumerate(TOKEN_IDS):
-        np.testing.assert_array_equal(rows[k], [4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3])
+    assert rows.shape == (6, 4)
+    for r, t in enumerate(TOKEN_IDS):
+        np.testing.assert_array_equal(rows[r], [4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3])
+    np.testing.assert_array_equal(rows[0], rows[4])  # "the" twice
+    np.testing.assert_array_equal(rows[0], [0, 1, 2, 3])
+
+
+def test_one_hot_shape_and_ones():
+    X = one_hot(TOKEN_IDS, len(VOCAB))
+    assert X.shape == (6, 5) and X.sum() == 6
+    assert (X.sum(axis=1) == 1).all() and X[:, 0].sum() == 2  # two "the"s
 
 
 def test_one_hot_product_equals_lookup_exactly_for_the_sequence():
@@ -47,12 +57,13 @@ def test_one_hot_product_equals_lookup_for_random_tables():
 
 
 def test_cost_of_the_one_hot_product_from_shapes():
-    vocab_size, d, n_tokens, bytes_per_number = 50_000, 512, 1_024, 4
+    vocab_size, d_model, n_tokens, bytes_per_number = 50_000, 512, 1_024, 4
     assert n_tokens * vocab_size * bytes_per_number / 1e6 == pytest.approx(204.8)
-    assert n_tokens * vocab_size * d / 1e9 == pytest.approx(26.2, abs=0.05)
-    assert n_tokens * d == 524_288
-    assert n_tokens * d * bytes_per_number / 1e6 == pytest.approx(2.1, abs=0.05)
-    assert n_tokens * vocab_size * d / (n_tokens * d) == vocab_size == 50_000
+    assert n_tokens * vocab_size * d_model / 1e9 == pytest.approx(26.2, abs=0.05)
+    assert n_tokens * d_model == 524_288
+    assert n_tokens * d_model * bytes_per_number / 1e6 == pytest.approx(2.1, abs=0.05)
+    ratio = n_tokens * vocab_size * d_model / (n_tokens * d_model)
+    assert ratio == vocab_size == 50_000  # the predicted ratio, not 512 or 1,024
 
 
 def test_the_timed_one_hot_matrix_has_the_shape_the_cell_says():
@@ -78,6 +89,11 @@ def test_training_run_numbers():
     assert (round(within, 2), round(across, 2)) == (-0.09, -0.02)  # "about 0"
     within, across = group_similarity(trained[rows], GROUPS)
     assert (round(within, 2), round(across, 2)) == (0.78, 0.09)  # "about 0.8"
+    cat_row = cosine_similarity(trained[rows])[0]
+    assert WORDS[np.argsort(cat_row)[-2]] == "fox"  # closest to cat
+    assert WORDS[np.argsort(cat_row)[-3]] == "dog"
+    assert (round(cat_row[2], 2), round(cat_row[1], 2)) == (0.99, 0.95)
+    assert round(cat_row[WORDS.index("apple")], 2) == -0.03  # unrelated
 
 
 def test_a_view_writes_into_the_table():

@@ -1,6 +1,9 @@
 """Every claim of notebooks/02_sinusoidal_encoding.ipynb, asserted with the library."""
 
+import json
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +16,15 @@ from posenc_lib import (
     sinusoidal_positions,
     wavelengths,
 )
-from posenc_lib.widgets import describe_position
+from posenc_lib.attention import init_head, self_attention
+from posenc_lib.figures.sliders import describe_position
+
+NOTEBOOK = (
+    Path(__file__).resolve().parent.parent
+    / "notebooks"
+    / "02_sinusoidal_encoding.ipynb"
+)
+DOG_BITES_MAN, MAN_BITES_DOG = [0, 1, 2], [2, 1, 0]
 
 
 def _rows(array):
@@ -26,30 +37,44 @@ def test_order_is_missing_without_positions_and_present_with_them():
     assert _rows(encode(table, [0, 1, 2])) != _rows(encode(table, [2, 1, 0]))
 
 
-def test_divisors_and_frequencies_for_d_8():
+def _attention_outputs(with_positions):
+    """The chapter's opening demo: one random head on both sentences."""
+    table = np.random.default_rng(0).normal(size=(3, 4)).round(2)
+    head = init_head(4, seed=0)
+    pe = sinusoidal_positions(range(3), 4) if with_positions else 0.0
+    return [
+        self_attention(lookup(table, ids) + pe, head)
+        for ids in (DOG_BITES_MAN, MAN_BITES_DOG)
+    ]
+
+
+def test_attention_without_positions_gives_the_same_rows_reordered():
+    out_dbm, out_mbd = _attention_outputs(with_positions=False)
+    reordered = out_dbm[[2, 1, 0]]
+    assert np.allclose(out_mbd, reordered)
+    assert np.abs(out_mbd - reordered).max() < 1e-12
+    assert not np.allclose(out_dbm, out_mbd)  # reordered, not identical
+
+
+def test_adding_the_encoding_breaks_the_reordering():
+    out_dbm, out_mbd = _attention_outputs(with_positions=True)
+    gap = np.abs(out_mbd - out_dbm[[2, 1, 0]]).max()
+    assert not np.allclose(out_mbd, out_dbm[[2, 1, 0]])
+    assert round(gap, 2) == 0.46  # "maxdiff: 0.46", "up to 0.46 apart"
+
+
+def test_divisors_and_frequencies_for_d_model_8():
     pair = np.arange(8) // 2
     np.testing.assert_array_equal(pair, [0, 0, 1, 1, 2, 2, 3, 3])
     np.testing.assert_allclose(
         10000 ** (2 * pair / 8), [1, 1, 10, 10, 100, 100, 1e3, 1e3]
     )
+    assert 10000 ** (2 * 3 / 8) == pytest.approx(1000)  # columns 6 and 7
     np.testing.assert_allclose(frequencies(8), [1, 0.1, 0.01, 0.001])
 
 
-def test_worked_trace_d4_pos3():
-    np.testing.assert_array_equal(
-        pos_encoding(3, 4).round(4), [0.1411, -0.9900, 0.0300, 0.9996]
-    )
-    by_hand = [math.sin(3), math.cos(3), math.sin(0.03), math.cos(0.03)]
-    np.testing.assert_allclose(pos_encoding(3, 4), by_hand, rtol=0, atol=1e-15)
-    assert 10000 ** (2 / 4) == 100
-
-
-def test_embedding_plus_encoding():
-    embedding = np.array([0.5, -0.5, 1.0, 0.0])
-    expected = [0.6411, -1.4900, 1.0300, 0.9996]
-    np.testing.assert_array_equal((embedding + pos_encoding(3, 4)).round(4), expected)
-    table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
-    np.testing.assert_array_equal(encode(table, [1, 1, 1, 0])[3].round(4), expected)
+# The worked trace PE[3] (d = 4) and the sum with [0.5, -0.5, 1, 0] have one home
+# each: tests/test_positional.py and tests/test_embedding.py.
 
 
 def test_position_zero_is_0_1_0_1_for_every_even_width_up_to_512():
@@ -73,10 +98,23 @@ def test_the_cards_two_examples():
     )
 
 
-def test_left_columns_flip_often_right_columns_never_over_64_positions():
+def test_column_0_changes_sign_about_every_3_rows_column_31_never():
     table = sinusoidal_positions(range(64), 32)
-    sign_changes = (np.diff(np.sign(table), axis=0) != 0).sum(axis=0)
-    assert (sign_changes[1], sign_changes[31]) == (20, 0)
+    signs = np.sign(table[1:])  # row 0 of a sine column is sin 0 = 0
+    assert np.all(signs[:, 0] != 0)
+    sign_changes = (np.diff(signs, axis=0) != 0).sum(axis=0)
+    assert (sign_changes[0], sign_changes[31]) == (20, 0)
+    assert round(62 / sign_changes[0], 1) == 3.1
+    rows = np.flatnonzero(np.diff(signs[:, 0]))
+    assert set(np.diff(rows).tolist()) == {3, 4}  # "one colour for 3 or 4 rows"
+    assert round(wavelengths(32)[15]) == 35_333  # column 31 is pair 15
+
+
+def test_column_0_never_changes_sign_on_consecutive_rows():
+    """The old claim ("flips colour from one row to the next") is false."""
+    col = np.sign(sinusoidal_positions(range(1, 64), 32)[:, 0])
+    flips = np.flatnonzero(col[1:] != col[:-1])
+    assert np.diff(flips).min() >= 3
 
 
 def test_wavelengths_of_the_drawn_waves():
@@ -88,12 +126,62 @@ def test_wavelengths_of_the_drawn_waves():
     assert turns[1] == pytest.approx(0.2, abs=0.01)
 
 
-def test_wavelengths_from_2pi_towards_10000_2pi():
+def test_wavelengths_from_2pi_to_just_short_of_10000_2pi():
     lam = wavelengths(64)
     assert lam[0] == pytest.approx(2 * math.pi)
     assert round(lam[-1]) == 47_117 and lam[-1] < 10000 * 2 * math.pi
+    assert round(10000 * 2 * math.pi) == 62_832
     np.testing.assert_allclose(lam[1:] / lam[:-1], 10000 ** (2 / 64))
-    assert round(10000 ** (2 / 64), 4) == 1.3335
+    assert round(10000 ** (2 / 64), 2) == 1.33  # the step short of 10000·2π
+
+
+@pytest.mark.parametrize("d_model", [2, 4, 8, 16, 32, 64, 512])
+def test_longest_wavelength_is_exactly_2pi_10000_to_the_d_model_minus_2_over_d_model(
+    d_model,
+):
+    longest = 2 * math.pi * 10000 ** ((d_model - 2) / d_model)
+    assert wavelengths(d_model)[-1] == pytest.approx(longest, rel=1e-12)
+    assert wavelengths(d_model)[-1] < 10000 * 2 * math.pi
+
+
+def _cells():
+    return json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+
+
+def _printed(cell):
+    return "".join("".join(out.get("text", "")) for out in cell.get("outputs", []))
+
+
+# "2\pi \cdot 10000^{62/64} \approx 47{,}117" and "10000 \cdot 2\pi \approx 62{,}832"
+BOUND = re.compile(r"2\\pi \\cdot 10000\^\{(\d+)/(\d+)\}\s*\\approx\s*([\d{},]+)")
+UPPER = re.compile(r"10000 \\cdot 2\\pi\s*\\approx\s*([\d{},]+)")
+
+
+def _number(text):
+    return int(text.replace("{,}", "").replace(",", ""))
+
+
+def test_every_wavelength_bound_in_the_text_is_exact_and_printed_under_it():
+    cells = _cells()
+    found = 0
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"])
+        bounds = [
+            (_number(n), 2 * math.pi * 10000 ** (int(a) / int(b)))
+            for a, b, n in BOUND.findall(text)
+        ]
+        bounds += [(_number(n), 10000 * 2 * math.pi) for n in UPPER.findall(text)]
+        if not bounds:
+            continue
+        after = next(c for c in cells[index + 1 :] if c["cell_type"] == "code")
+        for stated, exact in bounds:
+            found += 1
+            assert stated == round(exact), (index, stated, exact)
+            if "<details>" not in text and "**Predict.**" not in text:
+                assert f"{stated:,}" in _printed(after), (index, stated)
+    assert found >= 3  # the longest wavelength and 10000·2π, stated and printed
 
 
 def test_tap_a_position():

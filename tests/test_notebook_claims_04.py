@@ -1,5 +1,6 @@
 """Every claim of notebooks/04_common_mistakes.ipynb, recomputed with the library."""
 
+import math
 from pathlib import Path
 
 import nbformat
@@ -15,7 +16,7 @@ from posenc_lib import (
     rotation_matrix,
     sinusoidal_positions,
 )
-from posenc_lib.mistakes import (
+from posenc_lib.exercise.mistakes import (
     MISTAKES,
     POS_ENCODING_MISTAKES,
     RIGHT_LINE,
@@ -81,7 +82,7 @@ def test_swapped_sin_cos_turns_the_other_way(tables):
     assert not np.allclose(table[:-3] @ R.T, table[3:])
     assert np.allclose(table[3:] @ R.T, table[:-3])
     report = property_report(table)
-    assert report["norm error"] < 1e-9 and report["diagonal spread"] < 1e-9
+    assert report["squared-length error"] < 1e-9 and report["diagonal spread"] < 1e-9
 
 
 def test_sine_only_loses_the_constant_length(tables):
@@ -103,7 +104,9 @@ def test_integer_division_makes_positions_710_apart_collide(tables):
 
 def test_integer_power_truncates_and_the_error_grows():
     wrong = MISTAKES["integer-power"]
-    assert int(10000 ** (2 / 6)) == 21 and round(10000 ** (2 / 6), 4) == 21.5443
+    # d = 6: pair 1 divides by int(21.5443...) == 21 instead of 21.5443...
+    assert wrong(1, 6)[2] == pytest.approx(math.sin(1 / 21), abs=1e-15)
+    assert pos_encoding(1, 6)[2] == pytest.approx(math.sin(1 / 21.544347), abs=1e-9)
     errors = [
         np.abs(wrong(p, 6) - pos_encoding(p, 6)).max() for p in (1, 10, 100, 1000)
     ]
@@ -125,7 +128,7 @@ def test_added_to_table_writes_into_the_table():
     emb = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
     row = MISTAKES["added-to-table"](emb, 0)
     row += pos_encoding(3, 4)
-    np.testing.assert_allclose(emb[0], [0.6411, -1.4900, 1.0300, 0.9996], atol=5e-5)
+    np.testing.assert_allclose(emb[0], [0.5, -0.5, 1.0, 0.0] + pos_encoding(3, 4))
     assert np.shares_memory(MISTAKES["added-to-table"](emb, 0), emb)
     fresh = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
     row = lookup(fresh, 0)
@@ -159,3 +162,143 @@ def test_checker_names_each_mistake(name):
 
 def test_checker_passes_the_library():
     assert check_pos_encoding(pos_encoding).passed and check_lookup(lookup).passed
+
+
+# -- the lesson's bullets, predictions, both readings, the integer power -----------
+
+LESSON_BULLETS = [
+    "Using k instead of k // 2 in the exponent, so neighbouring dimensions get "
+    "different frequencies.",
+    "Swapping sine and cosine, or using sine for every dimension.",
+    "Writing 2*pair/d with integer division in a language that truncates.",
+    "Computing 10000 ^ x with an integer power function.",
+    "Adding the encoding to the table itself instead of to each looked-up vector.",
+]
+
+
+def _cells():
+    return nbformat.read(NOTEBOOK, as_version=4).cells
+
+
+def _markdown():
+    """All markdown, each run of whitespace made one space."""
+    text = " ".join(c.source for c in _cells() if c.cell_type == "markdown")
+    return " ".join(text.split())
+
+
+def test_the_five_bullets_are_quoted_exactly_and_hold_six_mistakes():
+    text = _markdown()
+    for bullet in LESSON_BULLETS:
+        assert f"> • {bullet}" in text
+    assert "five bullets name **six** mistakes" in text
+    assert len(MISTAKES) == 6 and len(LESSON_BULLETS) == 5
+    for name in MISTAKES:  # each id in the mapping table
+        assert f"| `{name}`" in text
+
+
+def test_at_least_four_predictions_each_followed_by_code_and_an_explanation():
+    cells = _cells()
+    prompts = [i for i, c in enumerate(cells) if c.source.startswith("**Predict.**")]
+    assert len(prompts) >= 4
+    for i in prompts:
+        assert "then run the next cell" in " ".join(cells[i].source.split())
+        assert cells[i + 1].cell_type == "code"
+        explanation = next(
+            c for c in cells[i + 1 :] if c.cell_type == "markdown"
+        ).source
+        assert explanation.startswith("<details><summary>Why?</summary>")
+        assert explanation.endswith("</details>")
+
+
+def test_no_check_yourself_and_no_norm_label():
+    text = "\n".join(c.source for c in _cells())
+    assert "Check yourself" not in text
+    assert "norm error" not in text and '"norm"' not in text
+    assert "an integer power function does the same" not in text.lower()
+
+
+def test_every_heatmap_is_described_with_its_difference_panel():
+    cells = _cells()
+    for i, cell in enumerate(cells):
+        if "compare_tables(" not in cell.source or cell.cell_type != "code":
+            continue
+        around = cells[i - 1].source + cells[i + 1].source
+        assert "wrong − right" in around, cell.id
+
+
+def test_integer_division_exponent_is_zero_for_every_pair():
+    assert [(2 * pair) // D_MODEL for pair in range(D_MODEL // 2)] == [0] * 8
+
+
+def test_truncating_the_result_versus_the_exponent():
+    x = 2 * np.arange(3) / 6
+    assert np.round(10000**x, 4).tolist() == [1.0, 21.5443, 464.1589]
+    assert [int(10000**e) for e in x] == [1, 21, 464]
+    assert (10000 ** x.astype(int)).tolist() == [1, 1, 1]
+
+
+def test_an_integer_power_of_the_exponent_is_integer_division():
+    def ipow_encoding(pos, d):
+        pair = np.arange(d) // 2
+        angle = pos / 10000 ** (2 * pair / d).astype(int)
+        return np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle))
+
+    assert check_pos_encoding(ipow_encoding).mistake == "integer-division"
+    for pos in (0, 3, 50):
+        np.testing.assert_allclose(
+            ipow_encoding(pos, 16), MISTAKES["integer-division"](pos, 16)
+        )
+
+
+def test_integer_power_difference_is_in_pair_1_at_width_16(tables, right):
+    per_column = np.abs(tables["integer-power"][:40] - right[:40]).max(axis=0)
+    assert (
+        per_column.round(2).tolist() == [0, 0, 0.65, 0.57, 0, 0, 0.01, 0.02] + [0] * 8
+    )
+    assert (round(10000 ** (2 / 16), 4), int(10000 ** (2 / 16))) == (3.1623, 3)
+
+
+def test_swapped_difference_is_up_to_root_two(tables, right):
+    largest = np.abs(tables["swapped-sin-cos"][:40] - right[:40]).max()
+    assert largest <= math.sqrt(2) and round(largest, 1) == 1.4
+
+
+def test_reading_two_adds_the_encoding_by_token_id():
+    emb = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
+    tokens = [1, 1, 1, 0]
+    pe = sinusoidal_positions(range(4), 4)
+    wrong = (emb + pe[: len(emb)])[tokens]
+    right = emb[tokens] + pe
+    np.testing.assert_allclose(
+        wrong.round(4),
+        [[1.8415, 2.5403, 3.01, 5.0]] * 3 + [[0.5, 0.5, 1.0, 1.0]],
+    )
+    assert (len(np.unique(wrong, axis=0)), len(np.unique(right, axis=0))) == (2, 4)
+    np.testing.assert_allclose(wrong[3], emb[0] + pe[0])  # PE[token_id] ...
+    assert not np.allclose(wrong[3], emb[0] + pe[3])  # ... not PE[pos]
+    assert sinusoidal_positions(range(512), 16)[:50_000].shape == (512, 16)
+    assert check_lookup(lookup).passed  # lookup is right: the checker cannot see it
+
+
+def test_the_unknown_mistake_prediction():
+    def base_1000(pos, d):
+        pair = np.arange(d) // 2
+        angle = pos / 1000 ** (2 * pair / d)
+        return np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle))
+
+    message = check_pos_encoding(base_1000).message
+    assert round(3 / 1000 ** (2 / 4), 4) == 0.0949
+    assert round(3 / 1000 ** (2 / 4), 2) == 0.09 and round(1000**0.5, 2) == 31.62
+    assert "  Expected angle: 3 / 10000 ** (2 * 1 / 4) = 0.0300 rad" in message
+    assert "  Your angle:     0.0949 rad" in message
+
+
+def test_k_instead_of_pair_prediction():
+    wrong, right = MISTAKES["k-instead-of-pair"](3, 8), pos_encoding(3, 8)
+    assert np.flatnonzero(wrong == right).tolist() == [0]  # exactly: column 0 only
+    agree = np.flatnonzero(wrong.round(4) == right.round(4))
+    assert agree.tolist() == [0, 7]  # column 7: cos 0.003 and cos 3e-7, 4 decimals
+    assert (
+        round(3 / 10000 ** (6 / 8), 4) == 0.003 and 3 / 10000 ** (14 / 8) < 3e-7 + 1e-9
+    )
+    assert round(math.cos(0.3), 4) == 0.9553 and round(wrong[1], 4) == 0.9553

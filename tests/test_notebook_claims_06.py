@@ -33,6 +33,7 @@ def head():
 def test_attention_without_positions_is_permutation_equivariant(x, head):
     out = self_attention(x, head)
     assert out.shape == (5, 8)
+    assert np.allclose(self_attention(x[PERM], head)[0], out[2])  # the prediction
     assert np.allclose(self_attention(x[PERM], head), out[PERM])
     assert permutation_gap(lambda rows: self_attention(rows, head), x, PERM) < 1e-12
 
@@ -57,19 +58,22 @@ def test_a_learned_table_has_no_row_for_max_len():
     assert np.all(np.isfinite(sinusoidal_positions([8, 100_000], 8)))
 
 
-def test_rope_is_rotation_matrix(x, head):
+def test_rope_is_the_transpose_of_the_rotation_matrix(x, head):
+    # RoPE turns (x, y) pairs counter-clockwise; the encoding's (sin, cos) pairs
+    # turn the other way in that sense, so its shift matrix is the transpose
     q = x[0] @ head.w_q
-    np.testing.assert_allclose(rope(q[None, :], [7])[0], rotation_matrix(7, 8) @ q)
+    np.testing.assert_allclose(rope(q[None, :], [7])[0], rotation_matrix(7, 8).T @ q)
+    np.testing.assert_allclose(rope(q[None, :], [7])[0], rotation_matrix(-7, 8) @ q)
 
 
 def test_rope_scores_depend_only_on_the_offset(x, head):
     q, k = x[0] @ head.w_q, x[1] @ head.w_k
     three_apart = [rope_score(q, k, m, m + 3) for m in (0, 10, 500)]
     np.testing.assert_allclose(three_apart, three_apart[0], rtol=1e-10)
-    assert round(three_apart[0], 6) == -1.38345
-    assert round(rope_score(q, k, 0, 4), 6) == -2.701952
-    # the derivation: q_m . k_n = q^T R(n - m) k
-    assert three_apart[0] == pytest.approx(q @ rotation_matrix(3, 8) @ k)
+    assert round(three_apart[0], 6) == -1.74361
+    assert round(rope_score(q, k, 0, 4), 6) == -0.367394
+    # the derivation: q_m . k_n = q^T Q(m)^T Q(n) k = q^T Q(n - m) k, Q(p) = R(p)^T
+    assert three_apart[0] == pytest.approx(q @ rotation_matrix(3, 8).T @ k)
 
 
 def test_added_scores_depend_on_both_positions(x, head):

@@ -129,6 +129,22 @@ def test_no_memory_addresses_or_stderr(path):
                 )
 
 
+NUMPY2_SCALAR = re.compile(r"\bnp\.(float|int|uint|complex)\d+\(|\bnp\.(True|False)_")
+
+
+@notebook
+def test_outputs_read_the_same_under_numpy_1_and_2(path):
+    """numpy 2 prints ``np.float64(0.5)`` where numpy 1 printed ``0.5``: nbval would
+    then fail under the oldest numpy the course supports. ``setup_notebook`` makes
+    numpy 2 print as numpy 1 did; a notebook without it converts with float/bool."""
+    for index, cell in _code_cells(_load(path)):
+        for output in cell["outputs"]:
+            for text in _texts(output):
+                assert not NUMPY2_SCALAR.search(text), (
+                    f"{_name(path)} cell {index} prints a numpy-2 scalar repr: {text}"
+                )
+
+
 @notebook
 def test_no_widget_state_or_timestamps(path):
     nb = _load(path)
@@ -205,7 +221,7 @@ def test_pngs_carry_no_software_stamp(path):
             keys = _png_text_keys(base64.b64decode("".join(data)))
             assert not keys, (
                 f"{_name(path)} cell {index}: PNG metadata {keys}; call"
-                " posenc_lib.plotting.setup_notebook() in the Setup cell"
+                " posenc_lib.figures.encoding.setup_notebook() in the Setup cell"
             )
 
 

@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc_lib import (
+    _fast_table,
     frequencies,
     pos_encoding,
-    positional,
     rotation_matrix,
     sinusoidal_positions,
     wavelengths,
@@ -59,8 +59,9 @@ def test_card_example_width_two_in_any_order():
 
 def test_lesson_worked_trace_position_3_width_4():
     expected = [0.1411, -0.9900, 0.0300, 0.9996]
-    np.testing.assert_allclose(pos_encoding(3, 4), expected, rtol=0, atol=5e-5)
-    np.testing.assert_array_equal(pos_encoding(3, 4), sinusoidal_positions([3], 4)[0])
+    np.testing.assert_array_equal(pos_encoding(3, 4).round(4), expected)
+    by_hand = [math.sin(3), math.cos(3), math.sin(0.03), math.cos(0.03)]
+    np.testing.assert_allclose(pos_encoding(3, 4), by_hand, rtol=0, atol=1e-15)
 
 
 def test_card_tap_a_position_one_with_eight_numbers():
@@ -135,7 +136,7 @@ def test_a_range_and_the_same_positions_reversed_agree():
 def test_blocks_of_any_size_give_the_same_table(monkeypatch):
     """Force one-row scratch blocks so that every loop of both paths runs often."""
     expected = reference(range(5, 1005), 16)
-    monkeypatch.setattr(positional, "_scratch_rows", lambda out, bytes_per_row: 1)
+    monkeypatch.setattr(_fast_table, "_scratch_rows", lambda out, bytes_per_row: 1)
     for positions in (range(5, 1005), np.arange(5, 1005)[::-1]):
         result = sinusoidal_positions(positions, 16)
         order = 1 if isinstance(positions, range) else -1
@@ -393,3 +394,49 @@ def test_bad_base_and_dtype(kwargs, error, message):
 def test_bad_scalar_arguments(call, error, message):
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         call()
+
+
+# --- layout ---------------------------------------------------------------------
+
+
+def test_marian_worked_numbers_at_position_3_width_4():
+    # Marian (transformers): sin of the pairs' angles, then their cos
+    np.testing.assert_array_equal(
+        pos_encoding(3, 4, layout="concat").round(4), [0.1411, 0.03, -0.99, 0.9996]
+    )
+
+
+def test_concat_layout_matches_plain_loop_in_halves():
+    expected = reference([0, 7, 2, 1000], 10)  # (4, 10) interleaved
+    np.testing.assert_allclose(
+        sinusoidal_positions([0, 7, 2, 1000], 10, layout="concat"),
+        np.hstack([expected[:, 0::2], expected[:, 1::2]]),
+        atol=1e-12,
+    )
+
+
+BAD_LAYOUTS = [
+    (
+        "halves",
+        ValueError,
+        "layout == 'halves', must be one of 'interleaved', 'concat'.",
+    ),
+    ("half", ValueError, "layout == 'half', must be one of 'interleaved', 'concat'."),
+    (None, TypeError, "layout == None, must be one of 'interleaved', 'concat'."),
+    (2, TypeError, "layout == 2 (int), must be one of 'interleaved', 'concat'."),
+]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [sinusoidal_positions, lambda p, d, **kw: pos_encoding(p[0], d, **kw)],
+    ids=["sinusoidal_positions", "pos_encoding"],
+)
+@pytest.mark.parametrize(
+    ("layout", "error", "message"),
+    BAD_LAYOUTS,
+    ids=["unknown", "rope-name", "none", "int"],
+)
+def test_bad_layout_names_the_choices(call, layout, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call([1], 4, layout=layout)

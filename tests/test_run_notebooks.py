@@ -68,10 +68,10 @@ def test_normalise():
 
 def test_two_runs_write_the_same_bytes(tmp_path):
     cells = [
-        "from posenc_lib.plotting import plot_encoding_heatmap, setup_notebook\n"
-        "import matplotlib.pyplot as plt\n"
+        "from posenc_lib.figures import plot_encoding_heatmap, setup_notebook\n"
+        "import matplotlib.pyplot as plt\nimport numpy as np\n"
         "setup_notebook()",
-        "plot_encoding_heatmap(8, 4)\nplt.show()",
+        "plot_encoding_heatmap(np.zeros((8, 4)))\nplt.show()",
         "import ipywidgets\nipywidgets.IntSlider(description='pos')",
         "print(object())",
         "1 / 0",

@@ -163,8 +163,25 @@ def _stop(process):
 class Server:
     """A running server: ``url(path)`` adds the token; ``log`` is its log file."""
 
-    def __init__(self, base, token, root, log):
+    def __init__(self, base, token, root, log, process=None):
         self.base, self.token, self.root, self.log = base, token, root, log
+        self.process = process
+
+    def kernels(self):
+        """Process ids of the kernels this server runs now (its child processes)."""
+        children = []
+        for status in Path("/proc").glob("[0-9]*/status"):
+            try:
+                fields = dict(
+                    line.split(":\t", 1) for line in status.read_text().splitlines()
+                )
+                cmdline = (status.parent / "cmdline").read_bytes()
+            except (OSError, ValueError):
+                continue  # the process ended while we looked
+            parent = int(fields.get("PPid", "0").strip())
+            if parent == self.process.pid and b"ipykernel" in cmdline:
+                children.append(int(status.parent.name))
+        return children
 
     def url(self, path):
         sep = "&" if "?" in path else "?"
@@ -182,7 +199,7 @@ def _run_server(command, root, status_path, token, port):
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group, kernels included
         )
-    server = Server(f"http://127.0.0.1:{port}", token, root, log)
+    server = Server(f"http://127.0.0.1:{port}", token, root, log, process)
     try:
         status_url = None if status_path is None else server.url(status_path)
         _wait_until_up(process, status_url, port, log)
@@ -217,9 +234,8 @@ def lab_server(tmp_path_factory):
     yield from _run_server(command, root, "/api/status", token, port)
 
 
-@pytest.fixture(scope="session")
-def voila_server(tmp_path_factory):
-    """Voila serving a copy of notebooks/explorer.ipynb as an app (code hidden)."""
+def _voila(tmp_path_factory, cull_idle_seconds):
+    """Voila as `make explorer` runs it, with a token and kernel culling."""
     root = tmp_path_factory.mktemp("voila")
     notebook = _copy_notebooks(root) / "explorer.ipynb"
     token, port = secrets.token_hex(16), free_port()
@@ -231,10 +247,25 @@ def voila_server(tmp_path_factory):
         "--ServerApp.port_retries=0",
         f"--token={token}",
         "--template=posenc",  # as `make explorer`: nothing fetched from a CDN
+        f"--MappingKernelManager.cull_idle_timeout={cull_idle_seconds}",
+        "--MappingKernelManager.cull_interval=1",
+        "--MappingKernelManager.cull_connected=True",
         str(notebook),
     ]
     # Voila has no status page; any GET of "/" would start a kernel.
     yield from _run_server(command, root, None, token, port)
+
+
+@pytest.fixture(scope="session")
+def voila_server(tmp_path_factory):
+    """Voila serving a copy of notebooks/explorer.ipynb as an app (code hidden)."""
+    yield from _voila(tmp_path_factory, cull_idle_seconds=1200)
+
+
+@pytest.fixture
+def culling_voila_server(tmp_path_factory):
+    """The same, culling kernels after 3 idle seconds (to watch it happen)."""
+    yield from _voila(tmp_path_factory, cull_idle_seconds=3)
 
 
 @pytest.fixture(scope="session")

@@ -196,3 +196,67 @@ def summary(name, latencies):
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     median = statistics.median(ordered)
     return f"{name}: {len(ordered)} steps, median {median:.0f} ms, p95 {p95:.0f} ms"
+
+
+#: The screens the lecture must fit: a projector, a laptop, a full-HD screen.
+SIZES = [
+    {"width": 1024, "height": 768},
+    {"width": 1366, "height": 768},
+    {"width": 1920, "height": 1080},
+]
+LAB_SIZES = SIZES
+
+_FITS_JS = """
+([root, within]) => {
+  const limit = within ? document.querySelector(within).getBoundingClientRect()
+                       : {left: 0, right: document.documentElement.clientWidth};
+  const outside = [], scrolling = [];
+  const app = document.querySelector(root);
+  for (const el of [app, ...app.querySelectorAll('*')]) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;  // not shown
+    if (box.left < limit.left - 1 || box.right > limit.right + 1)
+      outside.push(`${el.tagName}.${[...el.classList].join('.')}: ` +
+                   `${Math.round(box.left)}..${Math.round(box.right)}`);
+  }
+  for (let el = app; el; el = el.parentElement) {
+    const style = getComputedStyle(el);
+    const scrolls = ['auto', 'scroll'].includes(style.overflowX) ||
+                    el === document.documentElement;
+    if (scrolls && el.scrollWidth > el.clientWidth + 1)
+      scrolling.push(`${el.tagName}.${[...el.classList].join('.')}: ` +
+                     `${el.scrollWidth} > ${el.clientWidth}`);
+  }
+  return {outside, scrolling,
+          limit: [Math.round(limit.left), Math.round(limit.right)]};
+}
+"""
+
+
+def assert_fits(page, root, *, within=None, name=""):
+    """Every box under ``root`` lies inside the window (or ``within``); no h-scroll.
+
+    Waits for the page to lay out at its size first (two animation frames).
+    """
+    page.evaluate(
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    )
+    result = page.evaluate(_FITS_JS, [root, within])
+    assert result["outside"] == [], f"{name}: outside {result['limit']}: {result}"
+    assert result["scrolling"] == [], f"{name}: horizontal scroll: {result}"
+
+
+def assert_uses_most_of_the_width(page, root=".posenc-lecture", share=0.75):
+    """The figure and the numbers together span ``share`` of the window's width."""
+    span = page.evaluate(
+        """(root) => {
+          const boxes = [...document.querySelectorAll(
+            `${root} img, ${root} .posenc-lecture-numbers table`)]
+            .map(e => e.getBoundingClientRect());
+          const left = Math.min(...boxes.map(b => b.left));
+          const right = Math.max(...boxes.map(b => b.right));
+          return (right - left) / document.documentElement.clientWidth;
+        }""",
+        root,
+    )
+    assert span >= share, f"the explorer spans {span:.0%} of the width"

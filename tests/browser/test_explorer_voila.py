@@ -4,6 +4,9 @@ from urllib.parse import urlparse
 
 import pytest
 from pages import (
+    SIZES,
+    assert_fits,
+    assert_uses_most_of_the_width,
     error_outputs,
     image_bytes,
     install_watch,
@@ -14,7 +17,7 @@ from pages import (
 )
 from test_explorer_lab import FIGURE, NUMBERS, expected_text
 
-from posenc_lib.explorer import ExplorerFigure
+from posenc_lib.figures.explorer import ExplorerFigure
 
 pytestmark = pytest.mark.browser
 LOOPBACK = {"127.0.0.1", "localhost"}
@@ -38,14 +41,14 @@ def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
     page.locator(FIGURE).wait_for()
     install_watch(page)
     sliders = {
-        n: app.locator(f".posenc-lecture-{n}") for n in ("pos", "d", "k", "pair")
+        n: app.locator(f".posenc-lecture-{n}") for n in ("pos", "d", "offset", "pair")
     }
     values = {n: readout(page, s) for n, s in sliders.items()}
     n_rows = (
         sum(
             int(float(s.locator(".noUi-handle").get_attribute("aria-valuemax")))
             for n, s in sliders.items()
-            if n in ("pos", "k")
+            if n in ("pos", "offset")
         )
         + 1
     )
@@ -55,10 +58,17 @@ def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
         watch = (NUMBERS, expected_text(**values), FIGURE)
         image_ms.append(step(page, press(sliders["pos"], "ArrowRight"), watch)[1])
     latency_report(summary("Voila explorer.ipynb, pos key steps", image_ms))
-    v = (values["pos"], values["d"], values["k"], values["pair"])
+    v = (values["pos"], values["d"], values["offset"], values["pair"])
     assert image_bytes(page, FIGURE) == ExplorerFigure(n_rows).update(*v).png()
     assert error_outputs(page, root="body") == []
     assert "NBVAL_IGNORE_OUTPUT" not in page.inner_text("body")  # code is hidden
+    text = page.inner_text("body")  # the app alone: no title, no check output
+    assert "similarity(" not in text and "the explorer" not in text, text
+    for size in SIZES:
+        page.set_viewport_size(size)
+        assert_fits(page, ".posenc-lecture", name=f"voila {size}")
+        page.screenshot(path=str(tmp_path / f"voila-{size['width']}.png"))
+    assert_uses_most_of_the_width(page)
     page.screenshot(path=str(tmp_path / "explorer-voila.png"), full_page=True)
     print(f"screenshot: {tmp_path / 'explorer-voila.png'}")
     remote = sorted(set(blocked) | {u for u in failed if u in blocked})

@@ -1,11 +1,14 @@
 """The sliders of chapters 02 and 03 in JupyterLab, used as a learner uses them."""
 
+import re
 from pathlib import Path
 
 import matplotlib
 import nbformat
 import pytest
 from pages import (
+    LAB_SIZES,
+    assert_fits,
     error_outputs,
     image_bytes,
     open_notebook,
@@ -18,16 +21,14 @@ from pages import (
     type_into,
 )
 
-from posenc_lib.plotting import setup_notebook
-from posenc_lib.widgets import (
-    PairCircleExplorer,
-    PositionExplorer,
-    describe_position,
-)
+from posenc_lib.figures import setup_notebook
+from posenc_lib.figures.explorer import pair_table
+from posenc_lib.figures.sliders import PairCircleExplorer, PositionExplorer
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+PANEL = ".jp-NotebookPanel"  # the notebook beside the open file browser
 
 
 def _allowed_errors(name):
@@ -54,12 +55,12 @@ def test_position_sliders_of_chapter_02(lab_server, page, tmp_path, latency_repo
     app = page.locator(".posenc-explorer").first
     pos, d = app.locator(".posenc-pos"), app.locator(".posenc-d")
     values = {"pos": readout(page, pos), "d": readout(page, d)}
-    text, image = ".posenc-explorer .posenc-text", ".posenc-explorer img.posenc-image"
+    text, image = ".posenc-explorer .posenc-table", ".posenc-explorer img.posenc-image"
     key = "ArrowRight" if values["pos"] + 20 <= slider_max(pos) else "ArrowLeft"
 
     def expect(action, **new):
         values.update(new)
-        return step(page, action, (text, [describe_position(**_args(values))], image))
+        return step(page, action, (text, [_table_text(**_args(values))], image))
 
     latencies = [
         expect(press(pos, key), pos=values["pos"] + (1 if key == "ArrowRight" else -1))[
@@ -70,7 +71,10 @@ def test_position_sliders_of_chapter_02(lab_server, page, tmp_path, latency_repo
     latency_report(summary(f"JupyterLab {name}, pos key steps", latencies))
     expect(type_into(d, 12), d=12)
     expect(press(d, "ArrowRight"), d=14)
-    assert page.locator(text).inner_text() == describe_position(values["pos"], 14)
+    top = page.locator(image).bounding_box()["y"]
+    expect(type_into(d, 64), d=64)  # the widest table: the figure stays put
+    assert page.locator(image).bounding_box()["y"] == top
+    expect(type_into(d, 14), d=14)
     with matplotlib.rc_context():  # the notebook's plot defaults, for this render
         setup_notebook()
         limits = {"max_pos": slider_max(pos), "max_d_model": slider_max(d)}
@@ -78,10 +82,21 @@ def test_position_sliders_of_chapter_02(lab_server, page, tmp_path, latency_repo
     assert image_bytes(page, image) == bytes(reference)
     assert error_outputs(page, allowed=_allowed_errors(name)) == []
     page.screenshot(path=str(tmp_path / "02.png"), full_page=True)
+    page.locator(image).scroll_into_view_if_needed()
+    for size in LAB_SIZES:  # the file browser stays open beside the notebook
+        page.set_viewport_size(size)
+        assert_fits(page, ".posenc-explorer", within=PANEL, name=str(size))
+        page.screenshot(path=str(tmp_path / f"02-{size['width']}.png"))
+    print(f"screenshots: {tmp_path}")
 
 
 def _args(values):
     return {"pos": values["pos"], "d_model": values["d"]}
+
+
+def _table_text(pos, d_model):
+    """The text the table shows for ``PE[pos]`` (HTML tags dropped)."""
+    return re.sub(r"<[^>]+>", "", pair_table(pos, d_model)).replace("&#8942;", "\u22ee")
 
 
 def test_offset_slider_of_chapter_03(lab_server, page, tmp_path, latency_report):
@@ -100,7 +115,7 @@ def test_offset_slider_of_chapter_03(lab_server, page, tmp_path, latency_report)
         watch = (".posenc-pair-circle .widget-readout", [str(value)], image)
         latencies.append(step(page, press(slider, key), watch)[1])
         assert readout(page, slider) == value
-    latency_report(summary(f"JupyterLab {name}, offset k key steps", latencies))
+    latency_report(summary(f"JupyterLab {name}, offset Δ key steps", latencies))
     with matplotlib.rc_context():  # the notebook's plot defaults, for this render
         setup_notebook()
         reference = PairCircleExplorer(value, max_offset=top).image.value

@@ -1,0 +1,343 @@
+"""Checkers for the exercise: run your function and name the mistake it makes.
+
+Each checker calls your function on a bank of cases, compares every answer with
+the library's (:func:`posenc_lib.lookup`, :func:`posenc_lib.pos_encoding`,
+:func:`posenc_lib.sinusoidal_positions`) and, when they differ, with each of the
+lesson's common mistakes (:mod:`posenc_lib.exercise.mistakes`). The bank is chosen so
+that every mistake gives a different answer from every other and from the right
+one: width 6, for example, is where ``integer-power`` (divisor 21 instead of
+21.5443) parts from the right answer, while ``integer-division`` parts from it
+at any position > 0.
+
+Your function may return a list, a tuple or a numpy array. If it raises, the
+error's type and message are reported, never raised through; a stub that raises
+``NotImplementedError`` is reported as "not implemented yet".
+
+API
+---
+``check_pos_encoding(fn)``
+    ``fn(pos, d)`` should return ``PE[pos]``, shape (d,).
+``check_lookup(fn)``
+    ``fn(table, token_id)`` should return a copy of row ``token_id``, shape (d,).
+``check_sinusoidal_positions(fn)``
+    ``fn(positions, d_model)`` should return shape (len(positions), d_model).
+``CheckResult``
+    What each returns: ``.passed`` (bool), ``.mistake`` (an id of
+    :data:`posenc_lib.exercise.mistakes.MISTAKES` or ``None``), ``.message`` (for a
+    person: what was tried, expected and returned, the mistake it matches and
+    where in the lesson to look) and ``.convention`` (set when the answer is
+    another library's valid layout, such as ``[sin | cos]`` halves: not a
+    mistake, but not the exercise's layout). ``str(result)`` is the message; a
+    notebook shows it as a coloured box.
+"""
+
+import numpy as np
+
+from .._validation import describe
+from ..conventions import encoding_table
+from ..embedding import lookup as _right_lookup
+from ..positional import pos_encoding as _right_pos_encoding
+from ..positional import sinusoidal_positions as _right_sinusoidal_positions
+from ._checking import (
+    Case,
+    CheckResult,
+    Stop,
+    close,
+    coerce_answer,
+    convention_result,
+    diagnose,
+    first_difference,
+    make_result,
+    mistake_result,
+    run_case,
+    show,
+)
+from .mistakes import MISTAKES, POS_ENCODING_MISTAKES
+
+__all__ = [
+    "CheckResult",
+    "check_lookup",
+    "check_pos_encoding",
+    "check_sinusoidal_positions",
+]
+
+_OTHER_CONVENTIONS = ("concat", "cos-first", "tensor2tensor")  # valid, not asked for
+
+
+def _convention(cases, answers, table_of):
+    """The other library convention every answer follows, or None.
+
+    ``table_of(convention, case)`` is that convention's answer to ``case``.
+    """
+    for convention in _OTHER_CONVENTIONS:
+        if all(
+            close(answer, table_of(convention, case))
+            for case, answer in zip(cases, answers, strict=True)
+        ):
+            return convention
+    return None
+
+
+def _judge(name, cases, answers, candidates, table_of, **options):
+    """Another library's convention first (not a mistake), then ``diagnose``."""
+    convention = _convention(cases, answers, table_of)
+    if convention is None:
+        return diagnose(name, cases, answers, candidates, **options)
+    wrong = next(
+        i for i, case in enumerate(cases) if not close(answers[i], case.expected)
+    )
+    return convention_result(
+        name, convention, first_difference(cases[wrong], answers[wrong])
+    )
+
+
+def _convention_row(convention, case):
+    pos, d = case.args
+    return encoding_table(convention, [pos], d)[0]  # (d,)
+
+
+def _convention_table(convention, case):
+    return encoding_table(convention, *case.args)  # (n, d_model)
+
+
+def _check_callable(fn):
+    if not callable(fn):
+        raise TypeError(f"fn == {describe(fn)}, must be a function: yours, to check.")
+
+
+def _pos_encoding_cases():
+    pairs = [(0, 4), (3, 4), (2, 2), (1, 6), (10, 6), (7, 8), (50, 16)]
+    return [
+        Case((pos, d), f"pos_encoding({pos}, {d})", _right_pos_encoding(pos, d))
+        for pos, d in pairs
+    ]
+
+
+def check_pos_encoding(fn):
+    """Check a learner's ``pos_encoding(pos, d)`` and name the mistake it makes.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(pos, d)`` returning ``PE[pos]`` as d numbers (list, tuple or array).
+
+    Returns
+    -------
+    CheckResult
+        ``passed``, ``mistake`` (an id from ``MISTAKES`` or None), ``message``,
+        and ``convention`` when the answer follows another library's valid
+        layout (:data:`posenc_lib.conventions.CONVENTIONS`).
+
+    Examples
+    --------
+    >>> from posenc_lib import pos_encoding
+    >>> from posenc_lib.exercise.mistakes import MISTAKES
+    >>> check_pos_encoding(pos_encoding)
+    CheckResult(passed=True, mistake=None)
+    >>> check_pos_encoding(MISTAKES["integer-division"]).mistake
+    'integer-division'
+    >>> print(check_pos_encoding(MISTAKES["sine-only"]).message.splitlines()[0])
+    pos_encoding: not right yet; this is the mistake 'sine-only'.
+    """
+    _check_callable(fn)
+    cases = _pos_encoding_cases()
+    try:
+        answers = [run_case("pos_encoding", fn, case)[2] for case in cases]
+    except Stop as stop:
+        return stop.result
+    candidates = {
+        mistake: [MISTAKES[mistake](*case.args) for case in cases]
+        for mistake in POS_ENCODING_MISTAKES
+    }
+    return _judge("pos_encoding", cases, answers, candidates, _convention_row)
+
+
+def _lookup_cases():
+    table_a = np.array(
+        [[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0], [-1.5, 0.25, 7.0, -3.0]]
+    )
+    table_b = np.arange(10.0).reshape(5, 2) / 4 - 1  # (5, 2)
+    cases = [
+        (table_a, "table", 0),
+        (table_a, "table", 2),
+        (table_a, "table", 1),
+        (table_b, "table_b", 4),
+        (table_b, "table_b", 0),
+    ]
+    return [
+        Case(
+            (table, token_id),
+            f"lookup({label}, {token_id})",
+            _right_lookup(table, token_id),
+        )
+        for table, label, token_id in cases
+    ]
+
+
+def _row_hint(case, answer):
+    """Say which row of the table a wrong answer is, if it is one."""
+    table, token_id = case.args
+    rows = [j for j in range(len(table)) if close(answer, table[j])]
+    if rows and rows[0] != token_id:
+        return [f"That is row {rows[0]} of the table; row {token_id} was asked for."]
+    return []
+
+
+def _writes_into_table(value, table, token_id):
+    """Lines showing that ``value += PE`` changes ``table``, or [] if it does not."""
+    shares = isinstance(value, np.ndarray) and np.shares_memory(value, table)
+    before = table.copy()  # (vocab_size, d)
+    try:  # the model-input step, done in place
+        value += _right_pos_encoding(3, table.shape[1])  # (d,)
+    except Exception:
+        pass  # a list, a read-only view, an odd width: nothing to demonstrate
+    if not shares and np.array_equal(table, before):
+        return []
+    lines = ["The row you return is a view into the table (they share memory)."]
+    if not np.array_equal(table, before):
+        lines += [
+            "After row += pos_encoding(3, d), the table itself changed:",
+            f"  table[{token_id}] before: {show(before[token_id])}",
+            f"  table[{token_id}] after:  {show(table[token_id])}",
+        ]
+    return lines
+
+
+def _aliasing(case, table, value, token_id):
+    """Lines saying how ``fn`` let the table change, or [] if it did not."""
+    if not np.array_equal(table, case.args[0]):
+        return ["Calling it changed the table it was given."]
+    return _writes_into_table(value, table, token_id)
+
+
+def _wraps_negative_ids(fn):
+    """True if ``fn(table, -1)`` quietly returns the last row."""
+    table = _lookup_cases()[0].args[0]
+    try:
+        answer, why = coerce_answer(fn(table.copy(), -1), (table.shape[1],))
+    except Exception:
+        return False
+    return why is None and close(answer, table[-1])
+
+
+_WRAP_NOTE = (
+    "Note: lookup(table, -1) returned the last row, as Python indexing does. The "
+    "starter rejects negative ids before calling lookup, but posenc_lib.lookup "
+    "raises a ValueError for them: a negative id is a bug upstream."
+)
+
+
+def check_lookup(fn):
+    """Check a learner's ``lookup(table, token_id)``, including ``added-to-table``.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(table, token_id)`` returning row ``token_id`` of the float64 array
+        ``table`` (shape (vocab_size, d)) as d numbers, without sharing memory
+        with the table.
+
+    Returns
+    -------
+    CheckResult
+        ``mistake`` is ``'added-to-table'`` if the row is a view of the table
+        (adding the encoding to it in place would change the table) or if
+        ``fn`` itself changes the table; otherwise None.
+
+    Examples
+    --------
+    >>> from posenc_lib import lookup
+    >>> from posenc_lib.exercise.mistakes import MISTAKES
+    >>> check_lookup(lookup)
+    CheckResult(passed=True, mistake=None)
+    >>> check_lookup(MISTAKES["added-to-table"]).mistake
+    'added-to-table'
+    >>> check_lookup(lambda table, token_id: table[token_id].copy()).passed
+    True
+    """
+    _check_callable(fn)
+    cases = _lookup_cases()
+    answers = []
+    try:
+        for case in cases:
+            (table, token_id), value, answer = run_case("lookup", fn, case)
+            aliasing = _aliasing(case, table, value, token_id)
+            if aliasing:
+                where = [f"Tried:    {case.call}", *aliasing]
+                return mistake_result("lookup", "added-to-table", where)
+            answers.append(answer)
+    except Stop as stop:
+        return stop.result
+    wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
+    hints = _row_hint(cases[wrong[0]], answers[wrong[0]]) if wrong else []
+    result = diagnose("lookup", cases, answers, {}, example=0, hints=hints)
+    if result.passed and _wraps_negative_ids(fn):
+        return make_result(True, None, [result.message, "", _WRAP_NOTE])
+    return result
+
+
+def _short_list(positions):
+    return str(positions) if len(positions) < 5 else f"list(range({len(positions)}))"
+
+
+def _positions_cases():
+    inputs = [
+        ([0, 1], 4),
+        ([2, 0, 5], 2),
+        ([3], 4),
+        ([1, 10, 0], 6),
+        ([7, 7], 8),
+        (list(range(20)), 16),
+    ]
+    return [
+        Case(
+            (positions, d),
+            f"sinusoidal_positions({_short_list(positions)}, {d})",
+            _right_sinusoidal_positions(positions, d),
+        )
+        for positions, d in inputs
+    ]
+
+
+def check_sinusoidal_positions(fn):
+    """Check a learner's vectorised ``sinusoidal_positions(positions, d_model)``.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(positions, d_model)`` with ``positions`` a list of non-negative
+        ints, returning shape (len(positions), d_model).
+
+    Returns
+    -------
+    CheckResult
+        The same mistakes as :func:`check_pos_encoding` are recognised, row by
+        row. An answer in another library's layout (``[sin | cos]`` halves, say)
+        fails with ``convention`` set and no mistake.
+
+    Examples
+    --------
+    >>> from posenc_lib import sinusoidal_positions
+    >>> check_sinusoidal_positions(sinusoidal_positions)
+    CheckResult(passed=True, mistake=None)
+    >>> def stub(positions, d_model):
+    ...     raise NotImplementedError
+    >>> print(check_sinusoidal_positions(stub).message.splitlines()[0])
+    sinusoidal_positions: not implemented yet.
+    """
+    _check_callable(fn)
+    cases = _positions_cases()
+    try:
+        answers = [run_case("sinusoidal_positions", fn, case)[2] for case in cases]
+    except Stop as stop:
+        return stop.result
+    candidates = {
+        mistake: [
+            np.array([MISTAKES[mistake](p, c.args[1]) for p in c.args[0]])
+            for c in cases
+        ]
+        for mistake in POS_ENCODING_MISTAKES
+    }
+    return _judge(
+        "sinusoidal_positions", cases, answers, candidates, _convention_table, example=0
+    )

@@ -1,0 +1,372 @@
+"""The exercise's starter: a tiny command language that combines your pieces.
+
+Commands define the table and the tokens, then ask for LOOKUP, POSENC, ADD or
+SIM. One command per line; blank lines and lines starting with ``#`` are
+ignored; keywords are case-insensitive; numbers are separated by whitespace::
+
+    TABLE <vocab_size> <d>   followed by vocab_size lines of d numbers
+    TOKENS <id> <id> ...     the token sequence; token k sits at position k
+    LOOKUP <token_id>        prints row token_id of the table
+    POSENC <pos>             prints PE[pos] for width d
+    ADD <k>                  prints lookup(tokens[k]) + PE[k]
+    SIM <i> <j>              prints PE[i] . PE[j]
+
+A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
+numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``).
+
+API
+---
+``run_commands(text, *, lookup=None, pos_encoding=None) -> str``
+    The printed lines, joined by newlines. ``lookup(table, token_id)`` and
+    ``pos_encoding(pos, d)`` default to the library's own; pass yours to test
+    them. ``table`` is handed over as a read-only 2-D float64 array, so a lookup
+    that writes into it fails loudly instead of corrupting later answers.
+``CommandError``
+    A ``ValueError`` raised at the first bad line; its message starts with
+    ``line N:``. ``.line`` is N and ``.output`` holds the lines printed before it.
+
+The command line runs the same interpreter: ``python -m posenc_lib run FILE``.
+"""
+
+import math
+
+import numpy as np
+
+from .. import embedding, positional
+from .._format import format_number, format_numbers
+from .._validation import (
+    check_d_model,
+    check_index,
+    check_integer,
+    check_token_ids,
+    describe,
+)
+from ._checking import coerce_answer
+
+__all__ = ["CommandError", "iter_commands", "run_commands"]
+
+_USAGE = {
+    "TABLE": "TABLE <vocab_size> <d>",
+    "TOKENS": "TOKENS <id> <id> ...",
+    "LOOKUP": "LOOKUP <token_id>",
+    "POSENC": "POSENC <pos>",
+    "ADD": "ADD <k>",
+    "SIM": "SIM <i> <j>",
+}
+
+
+class CommandError(ValueError):
+    """A bad line in a command script; the message starts with ``line N:``.
+
+    Attributes
+    ----------
+    line : int
+        The 1-based number of the offending line.
+    output : list of str
+        The lines printed before the error.
+
+    Examples
+    --------
+    >>> try:
+    ...     run_commands("POSENC 3")
+    ... except CommandError as error:
+    ...     print(error.line)
+    1
+    """
+
+    def __init__(self, line, message):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.output = []
+
+
+def _explain(exc):
+    """An exception as ``Type: message``, with a hint for two common cases."""
+    text = type(exc).__name__ + (f": {exc}" if str(exc) else "")
+    if isinstance(exc, NotImplementedError):
+        return f"{text} (implement it first)"
+    if "read-only" in str(exc):
+        return f"{text} (the table is read-only: lookup must not change it)"
+    return text
+
+
+def _meaningful_lines(text):
+    """``(line_number, stripped_line)`` for each line not blank nor a comment."""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield number, line
+
+
+def _is_number(word):
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+class _Interpreter:
+    """Runs the lines of one script, holding the table and the tokens."""
+
+    def __init__(self, lookup, pos_encoding):
+        self.lookup = embedding.lookup if lookup is None else lookup
+        self.pos_encoding = pos_encoding
+        if pos_encoding is None:
+            self.pos_encoding = positional.pos_encoding
+        self.table = self.tokens = None
+        self.table_line = self.tokens_line = self.number = self.command = None
+
+    def fail(self, message, number=None):
+        """Raise a CommandError for the current line (or line ``number``)."""
+        raise CommandError(number or self.number, message)
+
+    def check(self, helper, *args, **kwargs):
+        """Run a validation helper; its error becomes this line's CommandError."""
+        try:
+            return helper(*args, **kwargs)
+        except (TypeError, ValueError) as exc:
+            self.fail(f"{self.command}: {exc}")
+
+    def run(self, text):
+        """Yield each printed line; raise CommandError at the first bad line."""
+        lines = _meaningful_lines(text)
+        for self.number, line in lines:
+            keyword, *args = line.split()
+            self.command = keyword.upper()
+            if self.command not in _USAGE:
+                self.fail(self._unknown(keyword))
+            if self.command == "TABLE":
+                self._table(args, lines)
+            elif self.command == "TOKENS":
+                self._tokens(args)
+            else:
+                yield getattr(self, "_" + self.command.lower())(args)
+
+    def _unknown(self, keyword):
+        if not _is_number(keyword):
+            return f"unknown command {keyword!r}; expected one of {', '.join(_USAGE)}."
+        if self.table is None:
+            return "a row of numbers outside a table; rows follow a TABLE line."
+        vocab_size, d = self.table.shape
+        return (
+            f"a row of numbers after the table is complete; TABLE {vocab_size} {d} "
+            f"on line {self.table_line} takes exactly {vocab_size} rows."
+        )
+
+    # -- arguments -----------------------------------------------------------
+
+    def _int_args(self, args, names, min_value):
+        """The arguments as integers, one per name, each >= min_value."""
+        if len(args) != len(names):
+            plural = "s" if len(names) > 1 else ""
+            self.fail(
+                f"{self.command} takes {len(names)} argument{plural}, got "
+                f"{len(args)} (usage: {_USAGE[self.command]})."
+            )
+        pairs = zip(names, args, strict=True)
+        return [self._int_arg(text, name, min_value) for name, text in pairs]
+
+    def _int_arg(self, text, name, min_value):
+        try:
+            value = int(text)
+        except ValueError:
+            self.fail(
+                f"{self.command}: {name} == {text!r}, must be an integer "
+                f"(usage: {_USAGE[self.command]})."
+            )
+        return self.check(check_integer, value, name, min_value=min_value)
+
+    # -- the commands --------------------------------------------------------
+
+    def _table(self, args, lines):
+        vocab_size, d = self._int_args(args, ("vocab_size", "d"), 1)
+        rows = [self._row(vocab_size, d, row, lines) for row in range(vocab_size)]
+        self.table = np.array(rows, dtype=np.float64)  # (vocab_size, d)
+        self.table.setflags(write=False)
+        self.table_line = self.number
+
+    def _row(self, vocab_size, d, row, lines):
+        """Read table row ``row`` (0-based) from the line iterator."""
+        header = f"TABLE {vocab_size} {d} on line {self.number}"
+        expects = f"{header} expects {vocab_size} rows of {d} numbers"
+        got = f"{row} row{'' if row == 1 else 's'}"
+        number, line = next(lines, (None, None))
+        if number is None:
+            self.fail(f"{expects}, but the input ends after {got}.")
+        words = line.split()
+        if words[0].upper() in _USAGE:
+            self.fail(f"{expects}, but got {got} before {words[0]}.", number)
+        if len(words) != d:
+            self.fail(
+                f"table row {row} has {len(words)} numbers, expected d == {d} "
+                f"(from {header}).",
+                number,
+            )
+        values = [float(w) if _is_number(w) else w for w in words]
+        for column, value in enumerate(values):
+            if isinstance(value, str) or not math.isfinite(value):
+                finite = "" if isinstance(value, str) else "finite "
+                where = f"table row {row}, column {column} == {words[column]!r}"
+                self.fail(f"{where}, must be a {finite}number.", number)
+        return values
+
+    def _tokens(self, args):
+        if not args:
+            self.fail(
+                f"TOKENS needs at least one token id (usage: {_USAGE['TOKENS']})."
+            )
+        names = [f"token_ids[{k}]" for k in range(len(args))]
+        ids = self._int_args(args, names, 0)
+        if self.table is not None:
+            self.check(check_token_ids, ids, self.table.shape[0])
+        self.tokens, self.tokens_line = ids, self.number
+
+    def _lookup(self, args):
+        (token_id,) = self._int_args(args, ("token_id",), None)
+        self._need_table()
+        return format_numbers(self._row_of(token_id, "token_id"))
+
+    def _posenc(self, args):
+        (pos,) = self._int_args(args, ("pos",), 0)
+        self._need_table()
+        return format_numbers(self._encoding(pos))
+
+    def _add(self, args):
+        (k,) = self._int_args(args, ("k",), 0)
+        self._need_table()
+        if self.tokens is None:
+            self.fail("ADD needs the tokens; expected a TOKENS command before it.")
+        n = len(self.tokens)
+        what = f"the number of tokens ({n}, TOKENS on line {self.tokens_line})"
+        self.check(check_index, k, "k", n, what=what)
+        row = self._row_of(self.tokens[k], f"tokens[{k}]")  # (d,)
+        return format_numbers(row + self._encoding(k))  # (d,)
+
+    def _sim(self, args):
+        i, j = self._int_args(args, ("i", "j"), 0)
+        self._need_table()
+        return format_number(float(self._encoding(i) @ self._encoding(j)))
+
+    # -- checks and calls ----------------------------------------------------
+
+    def _need_table(self):
+        if self.table is None:
+            self.fail(
+                f"{self.command} needs a table; expected a TABLE command before it "
+                f"({_USAGE['TABLE']})."
+            )
+
+    def _row_of(self, token_id, name):
+        """``lookup(table, token_id)`` after checking the id against the table."""
+        vocab_size, d = self.table.shape
+        what = f"vocab_size ({vocab_size}, TABLE on line {self.table_line})"
+        token_id = self.check(check_index, token_id, name, vocab_size, what=what)
+        call = f"lookup(table, {token_id})"
+        return self._call(self.lookup, (self.table, token_id), call, d)
+
+    def _encoding(self, pos):
+        """``pos_encoding(pos, d)`` after checking that the width is even."""
+        d = self.table.shape[1]
+        try:
+            check_d_model(d, name="d")
+        except ValueError as exc:
+            self.fail(
+                f"{self.command}: {exc} The width d comes from TABLE on line "
+                f"{self.table_line}; positional encodings need an even width."
+            )
+        return self._call(self.pos_encoding, (pos, d), f"pos_encoding({pos}, {d})", d)
+
+    def _call(self, function, args, call, d):
+        """``function(*args)``, checked to return d finite numbers."""
+        expected = f"expected {d} numbers, shape ({d},)"
+        try:
+            value = function(*args)
+        except Exception as exc:
+            message = f"{self.command}: {call} raised {_explain(exc)}; {expected}."
+            raise CommandError(self.number, message) from exc
+        array, problem = coerce_answer(value, (d,))
+        if problem is not None:
+            self.fail(f"{self.command}: {call} returned {problem}; {expected}.")
+        return array  # (d,)
+
+
+def iter_commands(text, *, lookup=None, pos_encoding=None):
+    """Like :func:`run_commands`, but yield the printed lines one by one.
+
+    The command line uses it to stream output as each line is computed.
+
+    Examples
+    --------
+    >>> list(iter_commands("TABLE 1 2\\n0 0\\nPOSENC 0"))
+    ['0.0000 1.0000']
+    """
+    yield from _Interpreter(lookup, pos_encoding).run(text)
+
+
+def _check_arguments(text, **functions):
+    """TypeError unless ``text`` is a str and each function is callable or None."""
+    if not isinstance(text, str):
+        raise TypeError(f"text == {describe(text)}, must be a str: the script.")
+    for name, function in functions.items():
+        if function is not None and not callable(function):
+            raise TypeError(f"{name} == {describe(function)}, must be a function.")
+
+
+def run_commands(text, *, lookup=None, pos_encoding=None):
+    """Run a command script and return what it prints.
+
+    Parameters
+    ----------
+    text : str
+        The script, one command per line (see the module docstring).
+    lookup : callable, optional
+        ``lookup(table, token_id)`` returning row ``token_id`` of ``table``, a
+        read-only float64 array of shape (vocab_size, d). Defaults to
+        :func:`posenc_lib.lookup`.
+    pos_encoding : callable, optional
+        ``pos_encoding(pos, d)`` returning ``PE[pos]``, shape (d,). Defaults to
+        :func:`posenc_lib.pos_encoding`.
+
+    Returns
+    -------
+    str
+        One line per query, joined by newlines (no trailing newline).
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a str, or ``lookup`` / ``pos_encoding`` is not callable.
+    CommandError
+        At the first bad line, with a message starting ``line N:``; a function
+        you pass in that raises or returns the wrong shape is reported this way.
+
+    Examples
+    --------
+    The lesson's example:
+
+    >>> script = '''
+    ... TABLE 2 4
+    ... 0.5 -0.5 1 0
+    ... 1 2 3 4
+    ... TOKENS 1 1 1 0
+    ... ADD 3
+    ... SIM 2 2
+    ... '''
+    >>> print(run_commands(script))
+    0.6411 -1.4900 1.0300 0.9996
+    2.0000
+    >>> run_commands("POSENC 1")
+    Traceback (most recent call last):
+    ...
+    posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
+    """  # noqa: E501
+    _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
+    output = []
+    try:
+        for line in iter_commands(text, lookup=lookup, pos_encoding=pos_encoding):
+            output.append(line)
+    except CommandError as exc:
+        exc.output = output
+        raise
+    return "\n".join(output)

@@ -1,0 +1,352 @@
+"""Grade a class: learners' copies of chapter 05 in, one CSV and feedback pages out.
+
+    posenc grade SUBMISSION... --out DIR [--jobs N] [--shard I/N]
+    posenc grade --merge DIR/grades.csv ... --out DIR
+
+A submission is a learner's copy of ``notebooks/05_exercise.ipynb``: a notebook
+file (the learner is its file name without ``.ipynb``) or a folder holding one
+(the learner is the folder's name). Each one is run in a fresh kernel, in a
+fresh temporary working directory, by its own worker process; then every task's
+checker (``check_lookup``, ``check_pos_encoding``, ``check_sinusoidal_positions``)
+runs on the learner's function in that kernel. Written:
+
+- ``DIR/grades.csv``: one row per learner and task, with the columns
+  ``learner, task, passed, mistake, convention, seconds, message``;
+- ``DIR/feedback/LEARNER.html``: each task's verdict and explanation, and the
+  learner's first failing cell, if any.
+
+What is contained, and what is not
+----------------------------------
+Contained: time (each cell, each check and each notebook has a limit, and a
+worker that outlives its notebook's limit is killed with its kernel), memory
+(the worker and its kernel each get at most ``memory_mb`` of address space, so a
+huge allocation is a ``MemoryError``), output (a cell's output is capped at a few
+kilobytes), the working directory (a fresh temporary folder), and crashes (a
+dying kernel, ``sys.exit()``, ``os._exit()``, invalid JSON: each becomes a row
+that says so, and the other learners are graded as usual).
+
+**Not contained: this is not a security sandbox.** The learner's code runs as
+the grader's own user, with the grader's files and network. A cell can write
+outside its working directory, read files, or tamper with the checkers inside
+its own kernel. Grade untrusted notebooks in a container or a throwaway account.
+"""
+
+import csv
+import html
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._validation import check_integer, check_positive
+
+__all__ = ["COLUMNS", "TASKS", "Limits", "grade", "merge", "report_task"]
+
+TASKS = ("lookup", "pos_encoding", "sinusoidal_positions")
+COLUMNS = ("learner", "task", "passed", "mistake", "convention", "seconds", "message")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Time and memory limits of one submission.
+
+    Attributes
+    ----------
+    cell_seconds : float
+        Each cell of the learner's notebook, and each task's check.
+    notebook_seconds : float
+        The learner's cells together; later cells are not run.
+    memory_mb : int
+        Address space of the worker and, separately, of its kernel.
+    """
+
+    cell_seconds: float = 20.0
+    notebook_seconds: float = 60.0
+    memory_mb: int = 4096
+
+    def worker_seconds(self):
+        """How long a worker may live: notebook, checks, kernel start, margin."""
+        return self.notebook_seconds + len(TASKS) * self.cell_seconds + 30.0
+
+
+def report_task(task, namespace):
+    """The verdict on one task, run *inside* the learner's kernel.
+
+    Parameters
+    ----------
+    task : str
+        One of :data:`TASKS`; the learner's function of that name is checked.
+    namespace : dict
+        The kernel's globals.
+
+    Returns
+    -------
+    dict
+        ``passed``, ``mistake``, ``convention``, ``message`` (text) and ``html``.
+
+    Examples
+    --------
+    >>> from posenc_lib import lookup
+    >>> report_task("lookup", {"lookup": lookup})["passed"]
+    True
+    >>> report_task("lookup", {})["message"]
+    'There is no function named lookup in the notebook (was it renamed or deleted?).'
+    """
+    from . import checkers
+
+    function = namespace.get(task)
+    if not callable(function):
+        message = (
+            f"There is no function named {task} in the notebook "
+            "(was it renamed or deleted?)."
+        )
+        return {"passed": False, "mistake": None, "convention": None,
+                "message": message, "html": html.escape(message)}  # fmt: skip
+    try:
+        result = getattr(checkers, f"check_{task}")(function)
+        return {
+            "passed": bool(result.passed),
+            "mistake": result.mistake,
+            "convention": getattr(result, "convention", None),
+            "message": str(result.message),
+            "html": result._repr_html_(),
+        }
+    except KeyboardInterrupt:  # the grader interrupts a check past its time limit
+        message = "not graded: the check ran past its time limit (an endless loop?)"
+        return {"passed": False, "mistake": None, "convention": None,
+                "message": message, "html": html.escape(message)}  # fmt: skip
+    except BaseException as exc:  # the checker must never take the grader down
+        message = f"The check itself stopped: {type(exc).__name__}: {exc}"[:500]
+        return {"passed": False, "mistake": None, "convention": None,
+                "message": message, "html": html.escape(message)}  # fmt: skip
+
+
+def _learner_notebook(folder):
+    """The notebook of a learner's folder: its ``05_exercise.ipynb``, else the first."""
+    notebooks = sorted(folder.glob("*.ipynb"))
+    preferred = folder / "05_exercise.ipynb"
+    return preferred if preferred in notebooks else (notebooks or [preferred])[0]
+
+
+def find_submissions(paths):
+    """``{learner: notebook_path}`` for the given files and folders, by learner.
+
+    A notebook file is one learner, named by the file (``alice.ipynb``); a folder
+    holds learners: each notebook in it, and each sub-folder (named by the
+    learner, holding their ``05_exercise.ipynb``).
+
+    Examples
+    --------
+    >>> find_submissions(["alice.ipynb"])
+    {'alice': PosixPath('alice.ipynb')}
+    """
+    found = {}
+    for path in map(Path, paths):
+        if path.is_dir():
+            for child in sorted(path.iterdir()):
+                if child.is_dir():
+                    found[child.name] = _learner_notebook(child)
+                elif child.suffix == ".ipynb":
+                    found[child.stem] = child
+        elif path.suffix == ".ipynb" or path.is_file():
+            found[path.stem] = path  # a file that is not a notebook is reported
+        elif not path.exists():
+            raise FileNotFoundError(f"submission {str(path)!r} does not exist.")
+    return dict(sorted(found.items()))
+
+
+def _run_worker(notebook, limits):
+    """Run one worker; its JSON result, or what stopped it."""
+    request = json.dumps({
+        "notebook": str(notebook), "cell_timeout": limits.cell_seconds,
+        "notebook_timeout": limits.notebook_seconds, "memory_mb": limits.memory_mb,
+    })  # fmt: skip
+    command = [sys.executable, "-m", "posenc_lib.exercise._grade_worker"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, start_new_session=True, text=True,
+    )  # fmt: skip
+    try:
+        out, _ = process.communicate(request, timeout=limits.worker_seconds())
+    except subprocess.TimeoutExpired:
+        _kill_session(process)
+        return {"status": "worker-timeout"}
+    finally:
+        _kill_session(process)  # the kernel too, if it outlived its worker
+    try:
+        return json.loads(out)
+    except json.JSONDecodeError:
+        return {"status": "worker-died", "detail": f"exit status {process.returncode}"}
+
+
+def _kill_session(process):
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+
+
+_STATUS = {
+    "unreadable": "not graded: the file is not a readable notebook ({detail})",
+    "kernel-died": "not graded: the kernel died (os._exit, a crash, or memory) "
+    "while running {cell}",
+    "worker-timeout": "not graded: the notebook ran past its time limit "
+    "and was stopped",
+    "worker-died": "not graded: the grading process failed ({detail})",
+}
+
+
+def _rows(learner, result, seconds):
+    """The CSV rows of one learner (one per task)."""
+    status = result.get("status")
+    rows = []
+    for task in TASKS:
+        verdict = result.get("verdicts", {}).get(task)
+        if status != "graded":
+            failed = result.get("failed")
+            cell = f"cell {failed['index']}" if failed else "the checks"
+            message = _STATUS[status].format(cell=cell, detail=result.get("detail"))
+            verdict = {"passed": False, "message": message}
+        elif "error" in verdict:
+            verdict = {"passed": False, "message": f"not graded: {verdict['error']}"}
+        first_line = verdict.get("message", "").split("\n", 1)[0]
+        failed = result.get("failed")
+        if status == "graded" and failed:
+            first_line += f" [cell {failed['index']} failed: {failed['error']}]"
+        rows.append({
+            "learner": learner, "task": task, "passed": bool(verdict["passed"]),
+            "mistake": verdict.get("mistake") or "",
+            "convention": verdict.get("convention") or "",
+            "seconds": f"{seconds:.2f}", "message": first_line,
+        })  # fmt: skip
+    return rows
+
+
+def _feedback_page(learner, result, rows):
+    """One learner's feedback as an HTML page."""
+    parts = [f"<h1>Feedback: {html.escape(learner)}</h1>"]
+    for row in rows:
+        verdict = result.get("verdicts", {}).get(row["task"], {})
+        body = verdict.get("html") or f"<p>{html.escape(row['message'])}</p>"
+        parts.append(f"<h2><code>{row['task']}</code></h2>{body}")
+    failed = result.get("failed")
+    if failed:
+        parts.append(
+            f"<h2>Your first failing cell (cell {failed['index']})</h2>"
+            f"<pre>{html.escape(failed['source'])}</pre>"
+            f"<p><b>{html.escape(failed['error'])}</b></p>"
+        )
+    style = "body{font-family:sans-serif;max-width:50em;margin:2em auto}"
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Feedback: "
+            f"{html.escape(learner)}</title><style>{style}</style></head><body>"
+            + "\n".join(parts) + "</body></html>")  # fmt: skip
+
+
+def _grade_one(learner, notebook, limits, out):
+    started = time.monotonic()
+    result = _run_worker(notebook, limits)
+    rows = _rows(learner, result, time.monotonic() - started)
+    page = _feedback_page(learner, result, rows)
+    (out / "feedback" / f"{_safe_name(learner)}.html").write_text(page, "utf-8")
+    return rows
+
+
+def _safe_name(learner):
+    """A learner's name as a file name: letters, digits, ``-``, ``_`` and ``.``."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in learner) or "_"
+
+
+def parse_shard(text):
+    """``(index, count)`` from ``"I/N"`` with ``1 <= I <= N``.
+
+    Examples
+    --------
+    >>> parse_shard("2/4")
+    (2, 4)
+    >>> parse_shard("5/4")
+    Traceback (most recent call last):
+    ...
+    ValueError: shard == '5/4', must be I/N with 1 <= I <= N, e.g. 1/4.
+    """
+    index, _, count = str(text).partition("/")
+    if index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count):
+        return int(index), int(count)
+    raise ValueError(f"shard == {text!r}, must be I/N with 1 <= I <= N, e.g. 1/4.")
+
+
+def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
+    """Grade every submission under ``paths``; write ``out/grades.csv`` and feedback.
+
+    Parameters
+    ----------
+    paths : sequence of path-like
+        Notebook files, learner folders, or folders of them.
+    out : path-like
+        Output folder (created).
+    jobs : int, optional
+        Submissions graded at once; the number of cores by default.
+    limits : Limits
+    shard : str, optional
+        ``"I/N"``: grade only the I-th of every N submissions (by learner name).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each learner.
+
+    Returns
+    -------
+    list of dict
+        The rows written to the CSV.
+    """
+    jobs = check_integer(jobs or os.cpu_count() or 1, "jobs", min_value=1)
+    check_positive(limits.cell_seconds, "cell_seconds")
+    submissions = list(find_submissions(paths).items())
+    if shard is not None:
+        index, count = parse_shard(shard)
+        submissions = submissions[index - 1 :: count]
+    out = Path(out)
+    (out / "feedback").mkdir(parents=True, exist_ok=True)
+    rows, done = [], 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_grade_one, name, nb, limits, out)
+                   for name, nb in submissions]  # fmt: skip
+        for future in futures:
+            rows += future.result()
+            done += 1
+            if progress:
+                progress(done, len(submissions))
+    return write_csv(rows, out / "grades.csv")
+
+
+def write_csv(rows, path):
+    """Write ``rows`` (dicts with :data:`COLUMNS`) sorted by learner and task.
+
+    Returns the rows in that order.
+    """
+    order = {task: n for n, task in enumerate(TASKS)}
+    rows = sorted(rows, key=lambda r: (r["learner"], order.get(r["task"], 99)))
+    with open(path, "w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows
+
+
+def merge(csv_paths, out):
+    """Join the ``grades.csv`` of several shards into ``out/grades.csv``.
+
+    Feedback pages beside each CSV are copied into ``out/feedback``.
+    """
+    rows = []
+    out = Path(out)
+    (out / "feedback").mkdir(parents=True, exist_ok=True)
+    for path in map(Path, csv_paths):
+        with open(path, newline="", encoding="utf-8") as file:
+            rows += list(csv.DictReader(file))
+        for page in (path.parent / "feedback").glob("*.html"):
+            (out / "feedback" / page.name).write_bytes(page.read_bytes())
+    return write_csv(rows, out / "grades.csv")

@@ -1,0 +1,69 @@
+"""``posenc grade``: the command line of :mod:`posenc_lib.exercise.grading`."""
+
+import sys
+
+from .grading import Limits, grade, merge, parse_shard
+
+__all__ = ["add_grade_parser", "grade_main"]
+
+
+def add_grade_parser(commands):
+    """Add the ``grade`` subcommand to an argparse subparsers object."""
+    parser = commands.add_parser(
+        "grade",
+        help="grade learners' chapter-05 notebooks: one CSV, feedback pages",
+        description=(
+            "Run each learner's copy of 05_exercise.ipynb in a fresh kernel and "
+            "check lookup, pos_encoding and sinusoidal_positions. Writes "
+            "OUT/grades.csv and OUT/feedback/LEARNER.html. Not a security "
+            "sandbox: learners' code runs as you."
+        ),
+    )
+    parser.add_argument(
+        "submissions", nargs="*", help="notebooks, learner folders, or folders of them"
+    )
+    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--jobs", type=int, default=None, help="default: the cores")
+    parser.add_argument("--shard", default=None, help="I/N: every N-th, from the I-th")
+    parser.add_argument(
+        "--merge", action="store_true", help="join the grades.csv files given instead"
+    )
+    defaults = Limits()
+    parser.add_argument("--cell-seconds", type=float, default=defaults.cell_seconds)
+    parser.add_argument(
+        "--notebook-seconds", type=float, default=defaults.notebook_seconds
+    )
+    parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb)
+
+
+def _progress(done, total):
+    width = 30
+    filled = width * done // max(total, 1)
+    bar = "#" * filled + "." * (width - filled)
+    sys.stderr.write(f"\rgrading [{bar}] {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def grade_main(args):
+    """Run ``posenc grade`` for parsed ``args``; return the exit status."""
+    try:
+        if args.merge:
+            rows = merge(args.submissions, args.out)
+        else:
+            if args.shard is not None:
+                parse_shard(args.shard)
+            limits = Limits(args.cell_seconds, args.notebook_seconds, args.memory_mb)
+            progress = _progress if sys.stderr.isatty() else None
+            rows = grade(
+                args.submissions, args.out, jobs=args.jobs, limits=limits,
+                shard=args.shard, progress=progress,
+            )  # fmt: skip
+    except (OSError, ValueError, TypeError) as exc:
+        print(f"posenc grade: {exc}", file=sys.stderr)
+        return 2
+    learners = len({row["learner"] for row in rows})
+    passed = sum(row["passed"] in (True, "True") for row in rows)
+    print(f"{learners} learners, {passed} of {len(rows)} tasks passed: {args.out}")
+    return 0

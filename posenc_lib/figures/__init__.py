@@ -1,0 +1,60 @@
+"""The chapters' figures and sliders. Importing this imports matplotlib.
+
+Every figure draws the data you pass: compute the table (or vector, or matrix)
+in the notebook cell, then hand it over, so the cell shows what the picture is
+of. What is where:
+
+- :mod:`~posenc_lib.figures.style`: ``setup_notebook`` (every chapter's Setup
+  cell), the one ``heatmap`` helper, and ``Blitter`` (fast slider redraws).
+- :mod:`~posenc_lib.figures.encoding`: the table, its columns, its wavelengths,
+  one position's bars (chapter 02).
+- :mod:`~posenc_lib.figures.embeddings`: word vectors in the plane (chapter 01).
+- :mod:`~posenc_lib.figures.properties`: similarity, attention scores that look
+  back, a mistake beside the right table, scores with RoPE (chapters 03, 04, 06).
+- :mod:`~posenc_lib.figures.circles`: one (sin, cos) pair on the unit circle.
+- :mod:`~posenc_lib.figures.conventions`: other libraries' layouts side by side,
+  and a column permutation drawn (chapter 07).
+- :mod:`~posenc_lib.figures.sliders`: the sliders of chapters 02 and 03 (ipywidgets).
+- :mod:`~posenc_lib.figures.explorer` and
+  :mod:`~posenc_lib.figures.explorer_panels`: the one-screen lecture explorer, and
+  the three panels it draws.
+"""
+
+from .circles import clock_faces, draw_pair_stage, pair_circle, show_pair_shift
+from .conventions import conventions_figure, permutation_figure
+from .embeddings import plot_word_vectors
+from .encoding import (
+    plot_encoding_bars,
+    plot_encoding_heatmap,
+    plot_wavelengths,
+    plot_waves,
+)
+from .properties import (
+    compare_tables,
+    look_back_heatmaps,
+    score_heatmaps,
+    similarity_figure,
+)
+from .style import PE_CMAP, Blitter, heatmap, setup_notebook
+
+__all__ = [
+    "PE_CMAP",
+    "Blitter",
+    "clock_faces",
+    "compare_tables",
+    "conventions_figure",
+    "draw_pair_stage",
+    "heatmap",
+    "look_back_heatmaps",
+    "pair_circle",
+    "permutation_figure",
+    "plot_encoding_bars",
+    "plot_encoding_heatmap",
+    "plot_wavelengths",
+    "plot_waves",
+    "plot_word_vectors",
+    "score_heatmaps",
+    "setup_notebook",
+    "show_pair_shift",
+    "similarity_figure",
+]

@@ -1,0 +1,198 @@
+"""Figures of the encoding itself (chapter 02): the table, its columns, its wavelengths.
+
+Each function draws the data you pass (computed visibly in the notebook cell, e.g.
+``table = sinusoidal_positions(range(64), 32)``) on an ``ax`` you pass (or a new
+figure), and returns the Axes, so tests can check the numbers behind a picture
+instead of its pixels: ``ax.images[0].get_array()``,
+``[bar.get_height() for bar in ax.patches]``, ``ax.lines[0].get_ydata()``.
+
+This module imports matplotlib; ``import posenc_lib`` never imports it.
+"""
+
+import numpy as np
+
+from .._validation import check_index, check_positive, check_table
+from ..positional import frequencies
+from .style import heatmap, new_axes
+
+__all__ = [
+    "plot_encoding_bars",
+    "plot_encoding_heatmap",
+    "plot_wavelengths",
+    "plot_waves",
+]
+
+_SIN_COLOUR, _COS_COLOUR = "tab:blue", "tab:orange"
+
+
+_TABLE = "(n_positions, d_model), one row per position"
+
+
+def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
+    """Draw a table of encodings as a heatmap: rows are positions, columns are k.
+
+    Parameters
+    ----------
+    table : array_like of shape (n_positions, d_model)
+        E.g. ``sinusoidal_positions(range(64), 32)``.
+    positions : array_like of shape (n_positions,), optional
+        The position of each row, evenly spaced; ``0 .. n_positions - 1`` by default.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure by default.
+    mark_pos : int, optional
+        Draw a horizontal line through this position's row.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.images[0].get_array()`` is ``table``, position 0 at the top; the
+        image has a colour bar (``ax.images[0].colorbar``).
+
+    Examples
+    --------
+    >>> from posenc_lib import sinusoidal_positions
+    >>> table = sinusoidal_positions(range(10), 8)  # (10, 8)
+    >>> ax = plot_encoding_heatmap(table)
+    >>> ax.images[0].get_array().shape
+    (10, 8)
+    >>> [float(y) for y in ax.get_ylim()]  # position 0 at the top
+    [9.5, -0.5]
+    """
+    table = check_table(table, what=_TABLE)  # (n_positions, d_model)
+    ax = new_axes(ax)
+    image = heatmap(ax, table, rows=positions)
+    ax.figure.colorbar(image, ax=ax, label="PE[pos, k]")
+    d_model = table.shape[1]
+    ax.set(xlabel="column k", ylabel="position pos", title=f"PE, d_model = {d_model}")
+    if mark_pos is not None:
+        ax.axhline(mark_pos, color="black", linewidth=1.5)
+    return ax
+
+
+def plot_waves(table, columns, *, base=10000.0, ax=None):
+    """Columns of a table of encodings against position: dots on the waves.
+
+    The encoding exists only at integer positions (the dots); the faint line is
+    the continuous sine or cosine through them.
+
+    Parameters
+    ----------
+    table : array_like of shape (n_positions, d_model)
+        Rows for positions ``0 .. n_positions - 1``.
+    columns : sequence of int
+        Columns ``k`` to draw, each in ``[0, d_model)``.
+    base : float, default 10000.0
+        The base the table was made with (for the continuous waves).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        For column ``columns[i]``, ``ax.lines[2 * i]`` is the continuous wave and
+        ``ax.lines[2 * i + 1]`` the dots, whose y data is ``table[:, columns[i]]``.
+
+    Examples
+    --------
+    >>> from posenc_lib import sinusoidal_positions
+    >>> table = sinusoidal_positions(range(5), 8)  # (5, 8)
+    >>> ax = plot_waves(table, [0, 3])
+    >>> [line.get_label() for line in ax.lines[1::2]]
+    ['k = 0 (sin, pair 0)', 'k = 3 (cos, pair 1)']
+    """
+    table = check_table(table, what=_TABLE)  # (n_positions, d_model)
+    n_positions, d_model = table.shape
+    omega = frequencies(d_model, base)  # (d_model // 2,)
+    fine = np.linspace(0, n_positions - 1, 20 * n_positions)  # continuous positions
+    ax = new_axes(ax, figsize=(7, 3))
+    for number, k in enumerate(columns):
+        k = check_index(k, "column k", d_model, what="d_model")
+        wave = np.cos if k % 2 else np.sin
+        label = f"k = {k} ({wave.__name__}, pair {k // 2})"
+        colour = f"C{number % 10}"
+        ax.plot(fine, wave(fine * omega[k // 2]), color=colour, alpha=0.5, lw=1)
+        ax.plot(np.arange(n_positions), table[:, k], "o", color=colour, ms=3.5,
+                label=label)  # fmt: skip
+    ax.set(xlabel="position pos", ylabel="PE[pos, k]", ylim=(-1.15, 1.15))
+    ax.set_title(f"Columns of PE against position (d_model = {d_model})")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return ax
+
+
+def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
+    """Wavelength of every pair on a log scale, with ``2*pi`` and ``base*2*pi`` marked.
+
+    Parameters
+    ----------
+    wavelengths : array_like of shape (d_model // 2,)
+        E.g. ``posenc_lib.wavelengths(d_model)``.
+    base : float, default 10000.0
+        Where to draw the upper reference line, ``base * 2 * pi``.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.lines[0]`` holds ``(pair, wavelengths)``; the y axis is log.
+
+    Examples
+    --------
+    >>> from posenc_lib import wavelengths
+    >>> ax = plot_wavelengths(wavelengths(8))
+    >>> ax.get_yscale(), ax.lines[0].get_xdata().tolist()
+    ('log', [0, 1, 2, 3])
+    """
+    wavelengths = np.asarray(wavelengths, dtype=float)  # (d_model // 2,)
+    base = check_positive(base, "base")
+    pairs = np.arange(len(wavelengths))  # (d_model // 2,)
+    ax = new_axes(ax)
+    ax.plot(pairs, wavelengths, marker="o", label="wavelength of the pair")
+    top = base * 2 * np.pi
+    for value, text in [(2 * np.pi, "2π"), (top, f"{base:g}·2π")]:
+        ax.axhline(value, color="grey", linestyle="--", linewidth=1)
+        ax.annotate(
+            text,
+            (pairs[-1], value),
+            xytext=(4, 3),
+            color="grey",
+            textcoords="offset points",
+            ha="right",
+            va="bottom",
+        )
+    ax.annotate(  # the longest wavelength, 2π·base^((d_model-2)/d_model)
+        f"last: {wavelengths[-1]:,.0f}",
+        (pairs[-1], wavelengths[-1]),
+        xytext=(pairs[-1], wavelengths[-1] / 60),
+        ha="center",
+        va="top",
+        arrowprops={"arrowstyle": "->", "linewidth": 0.8},
+    )
+    ax.set_yscale("log")
+    ax.set_ylim(1, top * 4)
+    ax.set(xlabel="pair i = k // 2", ylabel="wavelength (positions)")
+    ax.set_title(f"Wavelengths grow geometrically (d_model = {2 * len(pairs)})")
+    return ax
+
+
+def plot_encoding_bars(vector, *, ax=None, title=None):
+    """A vector as bars, sine columns (even k) and cosine columns (odd k) coloured.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``[bar.get_height() for bar in ax.patches]`` equals ``vector``.
+
+    Examples
+    --------
+    >>> ax = plot_encoding_bars([0.0, 1.0, 0.0, 1.0])
+    >>> [float(bar.get_height()) for bar in ax.patches]
+    [0.0, 1.0, 0.0, 1.0]
+    """
+    vector = np.asarray(vector, dtype=float)  # (d_model,)
+    ax = new_axes(ax)
+    k = np.arange(len(vector))
+    colours = [_COS_COLOUR if i % 2 else _SIN_COLOUR for i in k]
+    ax.bar(k, vector, color=colours, width=0.8)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set(ylabel="value", ylim=(-1.1, 1.1), title=title)
+    ax.set_xlabel("column k   (blue: sin, even k;  orange: cos, odd k)")
+    return ax

@@ -1,0 +1,265 @@
+"""Figures of chapters 03 (why sines), 04 (common mistakes) and 06 (beyond).
+
+Each function draws the arrays you pass, computed visibly in the notebook cell
+(``S = table @ table.T``, then ``similarity_figure(S, ...)``), and returns the
+:class:`~matplotlib.figure.Figure`, so tests can check the numbers behind a
+picture instead of its pixels (``fig.axes[0].images[0].get_array()``,
+``fig.axes[1].lines[0].get_xydata()``).
+
+This module imports matplotlib; ``import posenc_lib`` never imports it.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .._validation import check_integer, check_table
+from .style import heatmap
+
+__all__ = [
+    "compare_tables",
+    "look_back_heatmaps",
+    "score_heatmaps",
+    "similarity_figure",
+]
+
+
+def similarity_figure(matrix, offsets, similarities):
+    """A similarity matrix as a heatmap, and similarity against offset.
+
+    Parameters
+    ----------
+    matrix : array_like of shape (n_positions, n_positions)
+        ``PE[p] · PE[q]`` for positions ``p, q`` in ``0 .. n_positions - 1``,
+        e.g. ``table @ table.T``.
+    offsets : array_like of shape (n_offsets,)
+        Offsets ``Δ`` for the curve.
+    similarities : array_like of shape (n_offsets,)
+        ``PE[p] · PE[p + Δ]`` for each offset.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``fig.axes[0].images[0].get_array()`` is ``matrix``;
+        ``fig.axes[1].lines[0].get_xydata()`` holds ``(offsets, similarities)``.
+        Colours and the dashed line are scaled to the diagonal, ``d_model / 2``.
+
+    Examples
+    --------
+    >>> from posenc_lib import sinusoidal_positions
+    >>> table = sinusoidal_positions(range(20), 16)  # (20, 16)
+    >>> S = table @ table.T  # (20, 20)
+    >>> fig = similarity_figure(S, np.arange(20), S[0])
+    >>> fig.axes[0].images[0].get_array().shape
+    (20, 20)
+    """
+    matrix = check_table(matrix, "matrix", what="(n_positions, n_positions)")
+    half_width = float(np.max(np.diag(matrix)))  # d_model / 2 for an encoding
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(9.0, 3.4), gridspec_kw={"width_ratios": [1, 1.4]}
+    )
+    image = heatmap(left, matrix, vmax=half_width)
+    left.set_aspect("equal")
+    fig.colorbar(image, ax=left, label="PE[p] · PE[q]")
+    left.set(xlabel="position q", ylabel="position p", title="PE[p] · PE[q]")
+    right.plot(offsets, similarities, color="tab:blue")
+    right.axhline(half_width, color="grey", linestyle="--", linewidth=1)
+    right.axhline(0, color="black", linewidth=0.6)
+    right.set(
+        xlabel="offset Δ = |p − q|",
+        ylabel="PE[p] · PE[p + Δ]",
+        title=f"Similarity against offset (d_model = {2 * half_width:g})",
+    )
+    right.annotate(
+        "d_model / 2",
+        (offsets[-1], half_width),
+        xytext=(0, -3),
+        textcoords="offset points",
+        ha="right",
+        va="top",
+        color="grey",
+    )
+    fig.tight_layout()
+    return fig
+
+
+def compare_tables(right, wrong, *, name):
+    """The right table, a mistaken one, and their difference, side by side.
+
+    Parameters
+    ----------
+    right, wrong : array_like of shape (n_positions, d_model)
+        The library's table and the one a mistaken function builds.
+    name : str
+        The mistake's name, for the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``fig.axes[i].images[0]`` holds ``right``, ``wrong`` and ``wrong - right``
+        for ``i = 0, 1, 2``. The difference panel is scaled to its own largest
+        value, so a small difference still shows (its colour bar says how small).
+
+    Examples
+    --------
+    >>> from posenc_lib import sinusoidal_positions
+    >>> right = sinusoidal_positions(range(10), 8)  # (10, 8)
+    >>> fig = compare_tables(right, right[:, ::-1], name="columns reversed")
+    >>> fig.axes[2].images[0].get_array().shape
+    (10, 8)
+    """
+    what = "(n_positions, d_model), one row per position"
+    right = check_table(right, "right", what=what)  # (n_positions, d_model)
+    wrong = check_table(wrong, "wrong", what=what)  # (n_positions, d_model)
+    if wrong.shape != right.shape:
+        raise ValueError(
+            f"wrong has shape {wrong.shape}, must match right's {right.shape}."
+        )
+    difference = wrong - right  # (n_positions, d_model)
+    largest = float(np.abs(difference).max())
+    fig, axes = plt.subplots(
+        1, 3, figsize=(10.0, 3.0), sharey=True, layout="constrained"
+    )
+    image = heatmap(axes[0], right)
+    heatmap(axes[1], wrong)
+    spread = heatmap(axes[2], difference, vmax=largest or 1.0)
+    titles = ["right: PE", f"mistake: {name}", f"wrong − right (max {largest:.2g})"]
+    for ax, title in zip(axes, titles, strict=True):
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("column k")
+    axes[0].set_ylabel("position pos")
+    fig.colorbar(image, ax=axes[:2], label="PE[pos, k]")
+    fig.colorbar(spread, ax=axes[2], label="difference")
+    return fig
+
+
+def score_heatmaps(added, rotated):
+    """Attention scores at every pair of positions, two ways of giving position.
+
+    Parameters
+    ----------
+    added : array_like of shape (n_positions, n_positions)
+        Scores with ``PE`` added to the input before projecting (depend on both
+        positions), e.g. ``position_scores(..., method="add")``.
+    rotated : array_like of shape (n_positions, n_positions)
+        Scores with RoPE rotating query and key (constant along diagonals).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``fig.axes[0].images[0]`` and ``fig.axes[1].images[0]`` hold ``added``
+        and ``rotated``, on one colour scale.
+
+    Examples
+    --------
+    >>> fig = score_heatmaps(np.eye(12), np.eye(12))
+    >>> fig.axes[1].images[0].get_array().shape
+    (12, 12)
+    """
+    what = "(n_positions, n_positions): query position by key position"
+    added = check_table(added, "added", what=what)  # (n, n)
+    rotated = check_table(rotated, "rotated", what=what)  # (n, n)
+    vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)
+    heatmap(axes[0], added, vmax=vmax)
+    image = heatmap(axes[1], rotated, vmax=vmax)
+    for ax, title in zip(
+        axes, ["add PE to the input", "rotate q and k (RoPE)"], strict=True
+    ):
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("key position n")
+    axes[0].set_ylabel("query position m")
+    fig.colorbar(image, ax=axes, label="score q · k")
+    return fig
+
+
+def _check_score_panels(panels):
+    """``panels`` as a list of (title, square float matrix), all of one shape."""
+    if not isinstance(panels, dict) or not panels:
+        raise TypeError(
+            f"panels == {panels!r:.60}, must be a non-empty dict of title -> scores."
+        )
+    what = "(n_positions, n_positions): query position p by key position q"
+    checked = []
+    for title, scores in panels.items():
+        scores = check_table(scores, f"panels[{title!r}]", what=what).astype(float)
+        rows, columns = scores.shape
+        first = checked[0][1].shape if checked else (rows, rows)
+        if (rows, columns) != first:
+            raise ValueError(
+                f"panels[{title!r}] has shape {scores.shape}, must be {first}"
+                " (square, and the same for every panel)."
+            )
+        checked.append((str(title), scores))
+    return checked
+
+
+def look_back_heatmaps(panels, *, offset):
+    """Attention scores by query and key position, with ``q = p - offset`` marked.
+
+    One heatmap per matrix, all on one colour scale. A dashed line runs along
+    the diagonal ``q = p - offset`` (the key ``offset`` tokens back) and a dot
+    marks the highest score of each row ``p >= offset``: when the dots sit on the
+    line, every query looks ``offset`` tokens back.
+
+    Parameters
+    ----------
+    panels : dict of str to array_like of shape (n_positions, n_positions)
+        Title -> ``score[p, q]`` for query positions ``p`` (rows) and key
+        positions ``q`` (columns), ``0 .. n_positions - 1``; e.g.
+        ``table @ rotation_matrix(3, d_model) @ table.T``.
+    offset : int
+        How far back the line is drawn, ``0 <= offset < n_positions``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        For panel ``f``: ``fig.axes[f].images[0].get_array()`` is its matrix;
+        ``fig.axes[f].lines[0].get_xydata()`` the ends ``(q, p)`` of the
+        diagonal; ``fig.axes[f].lines[1].get_xydata()`` the dots, one
+        ``(argmax_q score[p, q], p)`` per row ``p >= offset``.
+
+    Raises
+    ------
+    TypeError
+        If ``panels`` is not a non-empty dict.
+    ValueError
+        If a matrix is not square, the matrices differ in shape, or ``offset``
+        is outside ``[0, n_positions - 1]``.
+
+    Examples
+    --------
+    >>> scores = np.eye(6, k=-2)  # row p scores 1 at q = p - 2
+    >>> fig = look_back_heatmaps({"two back": scores}, offset=2)
+    >>> fig.axes[0].lines[0].get_xydata().tolist()  # from (0, 2) to (3, 5)
+    [[0.0, 2.0], [3.0, 5.0]]
+    >>> fig.axes[0].lines[1].get_xydata()[:, 0].tolist()  # every dot on the line
+    [0.0, 1.0, 2.0, 3.0]
+    >>> plt.close(fig)
+    """
+    checked = _check_score_panels(panels)
+    n_positions = checked[0][1].shape[0]
+    offset = check_integer(offset, "offset", min_value=0, max_value=n_positions - 1)
+    vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
+    rows = np.arange(offset, n_positions)  # query positions with a key offset back
+    fig, axes = plt.subplots(
+        1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False
+    )
+    fig.subplots_adjust(bottom=0.22, wspace=0.3)  # room for the legend below
+    for ax, (title, scores) in zip(axes[0], checked, strict=True):
+        image = heatmap(ax, scores, vmax=vmax)
+        ax.set_aspect("equal")
+        ax.plot(
+            [0, n_positions - 1 - offset], [offset, n_positions - 1],
+            color="black", linestyle="--", linewidth=1.2, label=f"q = p − {offset}",
+        )  # fmt: skip
+        ax.plot(
+            scores[rows].argmax(axis=1), rows, "o", markersize=4.5,
+            markerfacecolor="none", markeredgecolor="black", markeredgewidth=1,
+            label="highest score of row p",
+        )  # fmt: skip
+        ax.set(title=title, xlabel="key position q")
+    axes[0, 0].set_ylabel("query position p")
+    fig.colorbar(image, ax=axes[0].tolist(), label="score[p, q]", shrink=0.8)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncols=2)
+    return fig

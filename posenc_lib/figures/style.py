@@ -1,0 +1,339 @@
+"""The course's figure style, and the two drawing steps every figure shares.
+
+- :func:`setup_notebook`: every chapter's ``## Setup`` cell calls it. It fixes a
+  small set of matplotlib defaults and, inside IPython, tells the inline backend
+  to save PNGs with ``bbox_inches="tight"`` and **no** ``Software`` stamp, so a
+  re-executed notebook stores byte-identical images (``scripts/run_notebooks.py``).
+  Its ``scale`` (or the environment variable ``POSENC_SCALE``) enlarges every
+  figure for a projector: ``scale="presentation"`` (``PRESENTATION_SCALE``) makes
+  axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default
+  (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
+- :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
+  attention scores): a diverging colour map centred on 0, row 0 at the top.
+- :class:`Blitter`: how the sliders redraw one Agg figure quickly. The static
+  parts are drawn once; a step restores them and draws only the moving artists
+  (matplotlib's "Faster rendering by using blitting"), then encodes a PNG.
+
+This module imports matplotlib; ``import posenc_lib`` never imports it.
+"""
+
+import io
+import os
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+import PIL.Image
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from .._validation import check_positive
+
+__all__ = [
+    "INLINE_FIGURE_KWARGS",
+    "PE_CMAP",
+    "PRESENTATION_SCALE",
+    "Blitter",
+    "heatmap",
+    "new_axes",
+    "figure_scale",
+    "set_rows",
+    "setup_notebook",
+    "text_sizes",
+]
+
+#: What the inline backend passes to ``savefig``: no version stamp in the PNG.
+INLINE_FIGURE_KWARGS = {"bbox_inches": "tight", "metadata": {"Software": None}}
+
+#: Diverging colour map for encodings: -1 blue, 0 white, +1 red.
+PE_CMAP = "RdBu_r"
+
+_RC = {
+    "figure.figsize": (6.0, 3.0),
+    "figure.dpi": 80,
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.grid": False,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "image.cmap": PE_CMAP,
+    "legend.fontsize": 9,
+    "legend.frameon": False,
+}
+
+
+#: The scale for a projector: the smallest axis text (legends, 9 pt) becomes
+#: 9 * 80 * 2 / 72 = 20 px in the PNG, shown at its own size on a 1920 px screen.
+PRESENTATION_SCALE = 2.0
+
+#: The environment variable :func:`setup_notebook` reads when no scale is given.
+SCALE_VARIABLE = "POSENC_SCALE"
+
+
+def figure_scale(scale=None):
+    """The figure scale to use: ``scale``, else ``$POSENC_SCALE``, else 1.
+
+    Parameters
+    ----------
+    scale : float or "presentation", optional
+        A number > 0 multiplies the resolution (dpi) of every figure, so its
+        pixels and its text grow together and nothing moves inside it.
+        ``"presentation"`` means :data:`PRESENTATION_SCALE`.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError, TypeError
+        If the scale (or the environment variable) is not a number > 0 or
+        ``"presentation"``; the message names where it came from.
+
+    Examples
+    --------
+    >>> figure_scale()
+    1.0
+    >>> figure_scale("presentation")
+    2.0
+    >>> figure_scale("big")
+    Traceback (most recent call last):
+    ...
+    ValueError: scale == 'big', must be a number > 0 or 'presentation'.
+    """
+    name = "scale"
+    if scale is None:
+        name, scale = SCALE_VARIABLE, os.environ.get(SCALE_VARIABLE, "").strip() or 1
+    if isinstance(scale, str):
+        if scale == "presentation":
+            return PRESENTATION_SCALE
+        try:
+            scale = float(scale)
+        except ValueError:
+            raise ValueError(
+                f"{name} == {scale!r}, must be a number > 0 or 'presentation'."
+            ) from None
+    return check_positive(scale, name)
+
+
+def setup_notebook(scale=None):
+    """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
+
+    It also makes numpy 2 print scalars as numpy 1 did (``0.5``, ``True``, not
+    ``np.float64(0.5)``, ``np.True_``), so a chapter's stored outputs read the
+    same under every numpy the course supports. Safe to call more than once and
+    outside IPython (then only the matplotlib and numpy defaults change).
+
+    Parameters
+    ----------
+    scale : float or "presentation", optional
+        Enlarge every figure by this factor (its dpi); see :func:`figure_scale`.
+        Without it, the environment variable ``POSENC_SCALE`` decides (for
+        example ``POSENC_SCALE=presentation make lab``), and without that the
+        chapters' default of 1.
+
+    Examples
+    --------
+    >>> setup_notebook()
+    >>> plt.rcParams["figure.figsize"], plt.rcParams["figure.dpi"]
+    ([6.0, 3.0], 80.0)
+    >>> setup_notebook(scale="presentation")
+    >>> plt.rcParams["figure.dpi"]
+    160.0
+    >>> setup_notebook()
+    """
+    dpi = _RC["figure.dpi"] * figure_scale(scale)
+    mpl.rcParams.update({**_RC, "figure.dpi": dpi, "savefig.dpi": "figure"})
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        np.set_printoptions(legacy="1.25")  # scalars print as under numpy 1
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return
+    shell = get_ipython()
+    if shell is not None and "inline" in mpl.get_backend():
+        shell.run_line_magic(
+            "config", f"InlineBackend.print_figure_kwargs = {INLINE_FIGURE_KWARGS!r}"
+        )
+
+
+def text_sizes(figure):
+    """The font size, in pixels of the figure's image, of every text it draws.
+
+    Draws ``figure`` once on its own canvas and records each text that is
+    drawn (visible, not empty): tick labels inside the axes' limits, axis
+    labels, titles, legends, colour bars and annotations. A size is
+    ``fontsize * dpi / 72``, the CSS pixel size when the image is shown at its
+    own size; multiply by the displayed / natural width to get it on a screen.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+
+    Returns
+    -------
+    list of (float, str)
+        ``(size_px, text)``, smallest first.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> figure = Figure(dpi=144)
+    >>> figure.add_subplot().set_xlabel("position", fontsize=10)
+    Text(0.5, 0, 'position')
+    >>> max(text_sizes(figure))
+    (20.0, 'position')
+    """
+    drawn, draw = [], mpl.text.Text.draw
+
+    def recording_draw(text, renderer):
+        if text.get_visible() and text.get_text().strip():
+            drawn.append(text)
+        return draw(text, renderer)
+
+    if not hasattr(figure.canvas, "get_renderer"):  # not drawable yet: use Agg
+        FigureCanvasAgg(figure)
+    mpl.text.Text.draw = recording_draw
+    try:
+        figure.canvas.draw()
+        drawn_animated = [a for a in figure.findobj(mpl.text.Text) if a.get_animated()]
+        for text in drawn_animated:  # blitted titles: drawn by draw_artist
+            figure.draw_artist(text)
+    finally:
+        mpl.text.Text.draw = draw
+    scale = figure.dpi / 72
+    return sorted((round(t.get_fontsize() * scale, 2), t.get_text()) for t in drawn)
+
+
+def new_axes(ax=None, figsize=None):
+    """``ax`` itself, or the Axes of a new pyplot figure of size ``figsize``.
+
+    Examples
+    --------
+    >>> new_axes(figsize=(2, 1)).figure.get_size_inches().tolist()
+    [2.0, 1.0]
+    >>> plt.close("all")
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=figsize)
+    return ax
+
+
+def heatmap(ax, table, *, vmax=1.0, rows=None, animated=False):
+    """Draw a 2-D ``table`` on ``ax``: row 0 at the top, one cell per entry.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    table : array_like of shape (n_rows, n_columns)
+    vmax : float, default 1.0
+        Colours run from ``-vmax`` (blue) through 0 (white) to ``+vmax`` (red).
+    rows : array_like of shape (n_rows,), optional
+        The label of each row (e.g. the positions); ``0 .. n_rows - 1`` by default.
+        Must be evenly spaced, since rows are drawn as equal bands.
+    animated : bool, default False
+        Leave the image out of a full draw (for :class:`Blitter`).
+
+    Returns
+    -------
+    matplotlib.image.AxesImage
+        ``image.get_array()`` is ``table``; ``image.get_extent()`` is
+        ``(-0.5, n_columns - 0.5, last row + 0.5, first row - 0.5)``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> image = heatmap(Figure().add_subplot(), np.zeros((3, 4)))
+    >>> [float(edge) for edge in image.get_extent()]
+    [-0.5, 3.5, 2.5, -0.5]
+    """
+    table = np.asarray(table, dtype=float)  # (n_rows, n_columns)
+    image = ax.imshow(
+        table,
+        cmap=PE_CMAP,
+        vmin=-vmax,
+        vmax=vmax,
+        aspect="auto",
+        interpolation="nearest",
+        animated=animated,
+    )
+    set_rows(image, rows)
+    return image
+
+
+def set_rows(image, rows=None):
+    """Point a heatmap's extent at its data: row labels ``rows``, top to bottom.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> image = heatmap(Figure().add_subplot(), np.zeros((3, 2)), rows=[10, 11, 12])
+    >>> [float(edge) for edge in image.get_extent()]
+    [-0.5, 1.5, 12.5, 9.5]
+    """
+    n_rows, n_columns = image.get_array().shape
+    first = 0 if rows is None or len(rows) == 0 else rows[0]
+    step = 1 if rows is None or len(rows) < 2 else rows[1] - rows[0]
+    last = first + step * (n_rows - 1)
+    image.set_extent((-0.5, n_columns - 0.5, last + step / 2, first - step / 2))
+
+
+class Blitter:
+    """Redraw one Agg figure fast: static parts once, then only what moves.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        A figure on a ``FigureCanvasAgg``.
+    moving : callable
+        Returns the moving artists, in drawing order. They are set
+        ``animated=True`` here, so a full draw leaves them out.
+    rc : callable, optional
+        A context manager factory (e.g. an ``rc_context``) active while drawing.
+
+    Examples
+    --------
+    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
+    >>> from matplotlib.figure import Figure
+    >>> figure = Figure(figsize=(1, 1), dpi=50)
+    >>> canvas = FigureCanvasAgg(figure)
+    >>> (line,) = figure.add_subplot().plot([0, 1])
+    >>> blitter = Blitter(figure, lambda: [line])
+    >>> blitter.png()[:4]
+    b'\\x89PNG'
+    >>> line.set_ydata([1, 0])  # a step: only the line is drawn again
+    >>> blitter.png() != blitter.png()
+    False
+    """
+
+    def __init__(self, figure, moving, *, rc=None):
+        self.figure, self._moving, self._rc = figure, moving, rc
+        self._background = None
+
+    def invalidate(self):
+        """The static parts changed: draw them again at the next :meth:`png`."""
+        self._background = None
+
+    def png(self):
+        """Static background plus the moving artists, as PNG bytes.
+
+        Equal pictures give equal bytes (RGB, fast compression, no metadata).
+        """
+        artists = list(self._moving())
+        canvas = self.figure.canvas
+        if self._background is None:
+            for artist in artists:
+                artist.set_animated(True)
+            if self._rc is None:
+                canvas.draw()  # everything except the moving artists
+            else:
+                with self._rc():
+                    canvas.draw()
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+        canvas.restore_region(self._background)
+        for artist in artists:
+            self.figure.draw_artist(artist)
+        size = canvas.get_width_height()
+        rgba = PIL.Image.frombuffer("RGBA", size, canvas.buffer_rgba())
+        buffer = io.BytesIO()
+        rgba.convert("RGB").save(buffer, format="png", compress_level=1)
+        return buffer.getvalue()

@@ -1,0 +1,178 @@
+"""Build the lecture's reveal.js slides, fully offline: ``make slides``.
+
+    python scripts/build_slides.py                      # slides/lecture.slides.html
+    python scripts/build_slides.py NOTEBOOK --out DIR   # another notebook or folder
+
+nbconvert's slides exporter turns the stored ``notebooks/lecture.ipynb`` (its
+outputs were made at presentation scale; its cells carry ``slideshow``
+metadata) into one HTML page. Everything the page loads sits next to it, so the
+slides work in a room without a network:
+
+- reveal.js, MathJax 2, require.js and jQuery come from the npm registry
+  (``npm pack``, pinned versions below) into the build cache
+  ``build/slides-cache/`` (kept between builds), and are copied beside the page;
+  MathJax is trimmed to what TeX -> CommonHTML needs (about 5 MB of 73);
+- the template ``share/jupyter/nbconvert/templates/posenc_slides`` drops the
+  mermaid import from a CDN, sizes text for a 1920 x 1080 canvas and hides prompts;
+- the white theme (its fonts are inside reveal.js; some other themes fetch web
+  fonts);
+- a widget output becomes its still PNG (the explorer's ``image/png``): slides
+  cannot run a kernel. A widget without a still image stops the build.
+"""
+
+import argparse
+import copy
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import nbformat
+from nbconvert import SlidesExporter
+from traitlets.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+LECTURE = ROOT / "notebooks" / "lecture.ipynb"
+OUT = ROOT / "slides"
+CACHE = ROOT / "build" / "slides-cache"
+TEMPLATES = ROOT / "share" / "jupyter" / "nbconvert" / "templates"
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+IGNORE = "# NBVAL_IGNORE_OUTPUT"
+MATHJAX_CONFIG = "TeX-AMS_CHTML-full,Safe"
+
+#: npm package -> (version, {path in the package: path beside the slides}).
+#: A path ending in "/" copies a folder.
+ASSETS = {
+    "reveal.js": (
+        "4.0.2",  # the reveal.js nbconvert's slides template is written for
+        {"dist/": "reveal.js/dist/", "plugin/notes/": "reveal.js/plugin/notes/"},
+    ),
+    "mathjax": (
+        "2.7.9",
+        {
+            "MathJax.js": "mathjax/MathJax.js",
+            f"config/{MATHJAX_CONFIG.split(',')[0]}.js": (
+                f"mathjax/config/{MATHJAX_CONFIG.split(',')[0]}.js"
+            ),
+            "extensions/": "mathjax/extensions/",
+            "jax/element/": "mathjax/jax/element/",
+            "jax/input/TeX/": "mathjax/jax/input/TeX/",
+            "jax/output/CommonHTML/": "mathjax/jax/output/CommonHTML/",
+            "fonts/HTML-CSS/TeX/woff/": "mathjax/fonts/HTML-CSS/TeX/woff/",
+        },
+    ),
+    "requirejs": ("2.3.7", {"require.js": "require.js"}),
+    "jquery": ("3.7.1", {"dist/jquery.min.js": "jquery.min.js"}),
+}
+
+
+def fetch(package, version, cache=CACHE):
+    """The npm tarball of ``package@version``, from the cache or the npm registry."""
+    cache.mkdir(parents=True, exist_ok=True)
+    tarball = cache / f"{package.replace('/', '-')}-{version}.tgz"
+    if not tarball.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SystemExit(
+                "build_slides: npm is needed once to fetch reveal.js, MathJax, "
+                "require.js and jQuery (e.g. `apt-get install npm`)."
+            )
+        subprocess.run(
+            [npm, "pack", "--silent", f"{package}@{version}"],
+            cwd=cache,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    return tarball
+
+
+def unpack(tarball, mapping, out):
+    """Copy the files ``mapping`` names from an npm ``tarball`` into ``out``."""
+    with tarfile.open(tarball) as archive:
+        for member in archive.getmembers():
+            if not member.isfile():
+                continue
+            inner = member.name.split("/", 1)[1]  # drop "package/"
+            for source, target in mapping.items():
+                folder = source.endswith("/")
+                if inner == source or (folder and inner.startswith(source)):
+                    path = out / (target + inner[len(source) :] if folder else target)
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(archive.extractfile(member).read())
+
+
+def install_assets(out):
+    """reveal.js, MathJax, require.js and jQuery beside the slides, in ``out``."""
+    for package, (version, mapping) in ASSETS.items():
+        unpack(fetch(package, version), mapping, out)
+
+
+def still_images(nb):
+    """A copy of ``nb`` for slides: widget outputs become their still PNG.
+
+    Also drops the ``# NBVAL_IGNORE_OUTPUT`` line, which is for the tests only.
+    """
+    nb = copy.deepcopy(nb)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        lines = [line for line in cell.source.splitlines() if line.strip() != IGNORE]
+        cell.source = "\n".join(lines)
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_MIME not in data:
+                continue
+            if "image/png" not in data:
+                raise SystemExit(
+                    f"build_slides: cell {index} shows a widget without a still "
+                    "image (image/png) for the slides:\n" + cell.source
+                )
+            del data[WIDGET_MIME]
+            data.pop("text/plain", None)
+    return nb
+
+
+def exporter():
+    """nbconvert's slides exporter, configured to load nothing from the internet."""
+    config = Config()
+    slides = config.SlidesExporter
+    slides.extra_template_basedirs = [str(TEMPLATES)]
+    slides.template_name = "posenc_slides"
+    slides.reveal_url_prefix = "reveal.js"
+    slides.reveal_theme = "white"
+    slides.reveal_width, slides.reveal_height = "1920", "1080"
+    slides.reveal_number = "c/t"
+    slides.require_js_url = "require.js"
+    slides.jquery_url = "jquery.min.js"
+    slides.mathjax_url = f"mathjax/MathJax.js?config={MATHJAX_CONFIG}"
+    return SlidesExporter(config=config)
+
+
+def build(notebook=LECTURE, out=OUT):
+    """Write ``out / <name>.slides.html`` and its assets; return the page's path."""
+    notebook, out = Path(notebook), Path(out)
+    nb = still_images(nbformat.read(notebook, as_version=4))
+    body, _ = exporter().from_notebook_node(nb, resources={"metadata": {
+        "name": notebook.stem}})  # fmt: skip
+    out.mkdir(parents=True, exist_ok=True)
+    install_assets(out)
+    page = out / f"{notebook.stem}.slides.html"
+    page.write_text(body, encoding="utf-8")
+    return page
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebook", nargs="?", default=LECTURE, type=Path)
+    parser.add_argument("--out", default=OUT, type=Path, help="output folder")
+    args = parser.parse_args(argv)
+    page = build(args.notebook, args.out)
+    size = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
+    name = page.relative_to(ROOT) if page.is_relative_to(ROOT) else page
+    print(f"wrote {name} ({size / 1e6:.1f} MB with its assets); open it in a browser")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""Write fake learner submissions of chapter 05, for the grader's tests and benchmark.
+
+    python scripts/make_submissions.py DIR            # one of every kind
+    python scripts/make_submissions.py DIR --count 100 --kinds right,mistakes
+
+Each submission is the solution notebook with one change: a mistake from
+chapter 04 in ``pos_encoding`` or ``lookup``, another valid convention, or a
+hostile cell (an endless loop, ``sys.exit()``, a dying kernel, ...). The file
+is named after its kind (``NN-kind.ipynb``), which is also the learner's name.
+"""
+
+import argparse
+import copy
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTION = ROOT / "notebooks" / "solutions" / "05_exercise.ipynb"
+
+_POS_ENCODING = '''\
+def pos_encoding(pos, d):
+    """The encoding PE[pos] of width d, shape (d,)."""
+    pe = np.zeros(d)  # (d,)
+    for k in range(d):
+        angle = {angle}
+        pe[k] = {value}
+    return pe'''
+_RIGHT_ANGLE = "pos / 10000 ** (2 * (k // 2) / d)"
+_RIGHT_VALUE = "np.sin(angle) if k % 2 == 0 else np.cos(angle)"
+
+#: pos_encoding variants: kind -> (angle, value)
+POS_ENCODING_KINDS = {
+    "right": (_RIGHT_ANGLE, _RIGHT_VALUE),
+    "k-instead-of-pair": ("pos / 10000 ** (2 * k / d)", _RIGHT_VALUE),
+    "swapped-sin-cos": (_RIGHT_ANGLE, "np.cos(angle) if k % 2 == 0 else np.sin(angle)"),
+    "sine-only": (_RIGHT_ANGLE, "np.sin(angle)"),
+    "integer-division": ("pos / 10000 ** ((2 * (k // 2)) // d)", _RIGHT_VALUE),
+    "integer-power": ("pos / int(10000 ** (2 * (k // 2) / d))", _RIGHT_VALUE),
+}
+
+_CONCAT = '''\
+def pos_encoding(pos, d):
+    """[sin | cos] halves, as Marian and tensor2tensor lay them out."""
+    angle = pos / 10000 ** (2 * np.arange(d // 2) / d)  # (d // 2,)
+    return np.concatenate([np.sin(angle), np.cos(angle)])'''
+
+_ADDED_TO_TABLE = '''\
+def lookup(table, token_id):
+    """Row token_id of table: a view, so adding to it changes the table."""
+    return table[token_id]'''
+
+#: cells put right after the Setup cell, or replacing a solution: kind -> change
+HOSTILE_KINDS = {
+    "loop-top-level": ("after-setup", "while True:\n    pass"),
+    "loop-in-function": (
+        "pos_encoding",
+        "def pos_encoding(pos, d):\n    while True:\n        pass",
+    ),  # fmt: skip
+    "sys-exit": ("after-setup", "import sys\n\nsys.exit()"),
+    "os-exit": ("after-setup", "import os\n\nos._exit(0)"),
+    "kernel-dies": (
+        "after-setup",
+        "import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGKILL)",
+    ),  # fmt: skip
+    "prints-100mb": ("after-setup", 'print("x" * 100_000_000)'),
+    "allocates-too-much": (
+        "after-setup",
+        "hog = [np.empty(2**30) for _ in range(200)]  # 8 GB each, 1.6 TB in all",
+    ),
+    "writes-outside": ("after-setup", 'open("../posenc-escape.txt", "w").write("x")'),
+    "renamed": (
+        "lookup",
+        "def my_lookup(table, token_id):\n    return table[token_id].copy()",
+    ),
+}
+OTHER_KINDS = ("concat", "added-to-table", "invalid-json", "other-course")
+ALL_KINDS = (*POS_ENCODING_KINDS, *OTHER_KINDS, *HOSTILE_KINDS)
+
+
+def _solution_cell(nb, name):
+    """The cell tagged ``solution`` that defines ``name``."""
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if "solution" in tags and f"def {name}(" in cell.source:
+            return cell
+    raise LookupError(name)
+
+
+def make_notebook(kind):
+    """The solution notebook changed by ``kind``; None for invalid JSON."""
+    nb = copy.deepcopy(nbformat.read(SOLUTION, as_version=4))
+    nb.cells = [
+        c for c in nb.cells if "solution-only" not in c.metadata.get("tags", [])
+    ]
+    if kind in POS_ENCODING_KINDS:
+        angle, value = POS_ENCODING_KINDS[kind]
+        _solution_cell(nb, "pos_encoding").source = _POS_ENCODING.format(
+            angle=angle, value=value
+        )
+    elif kind == "concat":
+        _solution_cell(nb, "pos_encoding").source = _CONCAT
+    elif kind == "added-to-table":
+        _solution_cell(nb, "lookup").source = _ADDED_TO_TABLE
+    elif kind == "other-course":
+        nb.cells = [nbformat.v4.new_code_cell("print('Hello from another course')")]
+    elif kind in HOSTILE_KINDS:
+        where, source = HOSTILE_KINDS[kind]
+        if where == "after-setup":
+            setup = next(
+                i for i, c in enumerate(nb.cells) if "setup_notebook()" in c.source
+            )
+            nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(source))
+        else:
+            _solution_cell(nb, where).source = source
+    elif kind != "invalid-json":
+        raise ValueError(f"kind == {kind!r}, must be one of {', '.join(ALL_KINDS)}.")
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    return None if kind == "invalid-json" else nb
+
+
+def write_submissions(folder, kinds=ALL_KINDS, count=None):
+    """Write ``count`` submissions cycling through ``kinds`` into ``folder``.
+
+    Returns the learners' names (file names without ``.ipynb``) in order.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    count = len(kinds) if count is None else count
+    names = []
+    for number in range(count):
+        kind = kinds[number % len(kinds)]
+        name = f"{number:03d}-{kind}"
+        nb = make_notebook(kind)
+        path = folder / f"{name}.ipynb"
+        if nb is None:
+            path.write_text("{not json", encoding="utf-8")
+        else:
+            nbformat.write(nb, path)
+        names.append(name)
+    return names
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder")
+    parser.add_argument("--count", type=int, default=None)
+    parser.add_argument(
+        "--kinds",
+        default="all",
+        help="all, or a comma-separated list of kinds; 'mistakes' = right + mistakes",
+    )
+    args = parser.parse_args(argv)
+    if args.kinds == "all":
+        kinds = ALL_KINDS
+    elif args.kinds == "mistakes":
+        kinds = tuple(POS_ENCODING_KINDS) + ("added-to-table",)
+    else:
+        kinds = tuple(args.kinds.split(","))
+    names = write_submissions(args.folder, kinds, args.count)
+    print(f"{len(names)} submissions in {args.folder}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""`make explorer` as a shared lecture machine sees it: a token, and culled kernels."""
+
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+MAKEFILE = Path(__file__).resolve().parents[2] / "Makefile"
+
+
+def _explorer_recipe():
+    text = MAKEFILE.read_text()
+    return re.search(r"^explorer:.*?(?=^\S)", text, re.MULTILINE | re.DOTALL)[0]
+
+
+def test_make_explorer_asks_for_a_token_and_culls_kernels():
+    recipe = _explorer_recipe()
+    assert "EXPLORER_CULL ?= 1200" in MAKEFILE.read_text()  # 20 minutes, as README
+    assert "--MappingKernelManager.cull_idle_timeout=$(EXPLORER_CULL)" in recipe
+    assert "--MappingKernelManager.cull_interval=60" in recipe
+    for option in (
+        "--token",
+        "--MappingKernelManager.cull_idle_timeout=",
+        "--MappingKernelManager.cull_interval=",
+        "--MappingKernelManager.cull_connected=True",
+    ):
+        assert option in recipe, option
+
+
+def _anonymous_get(url):
+    """Status and final URL of a GET without the token (redirects followed)."""
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.status, response.url
+
+
+def test_voila_without_the_token_is_refused_and_starts_no_kernel(
+    voila_server, latency_report
+):
+    before = voila_server.kernels()
+    for _ in range(5):
+        status, url = _anonymous_get(f"{voila_server.base}/")
+        assert "/login" in url and status == 200, url  # the token form, no app
+    status, url = _anonymous_get(f"{voila_server.base}/?token=wrong")
+    assert "/login" in url, url
+    time.sleep(1)  # a kernel would have been started by now
+    after = voila_server.kernels()
+    latency_report(
+        f"Voila: kernels before / after 5 anonymous page loads: {len(before)} / "
+        f"{len(after)}"
+    )
+    assert after == before
+
+
+def test_idle_kernels_are_culled(culling_voila_server, page, latency_report):
+    server = culling_voila_server
+    page.goto(server.url("/"))  # returns once Voila has run the notebook
+    started = server.kernels()
+    assert len(started) == 1, started
+    deadline = time.monotonic() + 60
+    while server.kernels() and time.monotonic() < deadline:
+        time.sleep(0.5)  # polling interval
+    assert server.kernels() == [], "the idle kernel was not culled within 60 s"
+    latency_report("Voila: the idle kernel of an open page was culled")

@@ -1,0 +1,364 @@
+"""The offline web edition (`make site`), built once and read in headless Chromium.
+
+Every page is opened from the file system (as a learner opens ``site/index.html``)
+and a few from a static web server on 127.0.0.1, with every request outside this
+machine blocked and counted: no page may need one. The static sliders are moved
+with the keyboard and what they show is compared with posenc_lib.
+"""
+
+import functools
+import importlib
+import importlib.util
+import pkgutil
+import re
+import sys
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import nbformat
+import pytest
+
+import posenc_lib
+from posenc_lib import frequencies, pos_encoding
+from posenc_lib._format import format_number
+
+REPO = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location(
+    "build_site", REPO / "scripts" / "build_site.py"
+)
+build_site = importlib.util.module_from_spec(_spec)
+sys.modules["build_site"] = build_site  # its dataclass looks itself up there
+_spec.loader.exec_module(build_site)
+
+BUILD_SECONDS = 120  # the issue: the site builds in under 2 minutes
+MAX_BYTES = 15_000_000  # the issue: the whole site weighs less than 15 MB
+LOOPBACK = {"127.0.0.1", "localhost"}
+WIDGET_REPRS = ("PositionExplorer(", "PairCircleExplorer(", "VBox(children")
+RAW_MATH = re.compile(r"\$[^$\n]+\$")
+
+
+def find_in_posenc_lib(name):
+    """``name`` from whichever module of posenc_lib defines it (modules move)."""
+    for info in pkgutil.walk_packages(posenc_lib.__path__, "posenc_lib."):
+        if info.name.endswith("__main__"):
+            continue
+        found = getattr(importlib.import_module(info.name), name, None)
+        if found is not None and getattr(found, "__module__", None) == info.name:
+            return found
+    raise LookupError(f"nothing called {name} in posenc_lib")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site, built once into a temporary directory; ``(path, seconds, pages)``.
+
+    MathJax's npm tarball is fetched first (once per checkout, a download whose
+    time depends on the network), so ``seconds`` is the build itself.
+    """
+    out = tmp_path_factory.mktemp("site") / "site"
+    build_site.mathjax_tarball()
+    start = time.perf_counter()
+    pages = build_site.build(out)
+    return out, time.perf_counter() - start, pages
+
+
+@pytest.fixture(scope="module")
+def http_site(site):
+    """A static web server for the site on a free loopback port (a thread)."""
+    handler = functools.partial(_QuietHandler, directory=str(site[0]))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def _html_pages(root):
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
+
+
+# ---------------------------------------------------------------- the files
+
+
+def test_site_builds_fast_and_weighs_little(site, latency_report):
+    root, seconds, pages = site
+    size = build_site.site_size(root)
+    latency_report(
+        f"make site: {len(pages)} pages, {size / 1e6:.1f} MB, built in {seconds:.1f} s"
+    )
+    assert seconds < BUILD_SECONDS
+    assert size < MAX_BYTES
+    notebooks = sorted(
+        p.relative_to(REPO / "notebooks").with_suffix(".html").as_posix()
+        for p in (REPO / "notebooks").rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
+    )
+    assert sorted(p.href for p in pages) == notebooks
+    assert _html_pages(root) == sorted([*notebooks, "index.html"])
+
+
+def test_pages_show_no_widget_repr_no_cdn_and_no_notebook_links(site):
+    root = site[0]
+    for name in _html_pages(root):
+        text = (root / name).read_text(encoding="utf-8")
+        assert not [r for r in WIDGET_REPRS if r in text], name
+        assert "NBVAL_" not in text, name
+        assert (
+            re.findall(r'<(?:script|link)[^>]+(?:src|href)="(?:https?:)?//', text) == []
+        )
+        assert re.findall(r'href="(?![a-z]+:)[^"]*\.ipynb', text) == [], name
+        assert text.count('class="posenc-nav ') == 2, name
+
+
+# ---------------------------------------------------------------- in a browser
+
+
+def _watch(page):
+    """Block and record every request off this machine; record errors."""
+    seen = {"outside": [], "errors": [], "failed": []}
+
+    def route(route):
+        url = urlparse(route.request.url)
+        if url.scheme in ("file", "data", "blob") or url.hostname in LOOPBACK:
+            route.continue_()
+        else:
+            seen["outside"].append(route.request.url)
+            route.abort()
+
+    page.context.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
+    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
+    page.on("requestfailed", lambda r: seen["failed"].append(r.url))
+    return seen
+
+
+_MATH_DONE_JS = """
+() => new Promise(done => {
+  if (!window.MathJax || !MathJax.Hub) { done('no MathJax'); return; }
+  MathJax.Hub.Queue(() => done('typeset'));
+})
+"""
+
+_PAGE_STATE_JS = """
+() => ({
+  markdown: [...document.querySelectorAll('.jp-RenderedMarkdown')]
+      .map(e => e.innerText).join('\\n'),
+  typeset: document.querySelectorAll('.MathJax_CHTML').length,
+  mathErrors: document.querySelectorAll('.mjx-merror, .MathJax_Error').length,
+  links: [...document.querySelectorAll('a[href]')].map(a => a.href),
+  sliders: [...document.querySelectorAll('input[type=range]')]
+      .map(i => i.getAttribute('aria-label')),
+  ready: document.querySelectorAll('.posenc-static').length ===
+      document.querySelectorAll('.posenc-static.posenc-ready').length,
+})
+"""
+
+
+def _check_page(page, url, source_has_math):
+    """Open ``url``; returns its links. Math typeset, no raw ``$``, sliders ready."""
+    page.goto(url)
+    assert page.evaluate(_MATH_DONE_JS) == "typeset", url
+    state = page.evaluate(_PAGE_STATE_JS)
+    assert RAW_MATH.findall(state["markdown"]) == [], url
+    assert state["mathErrors"] == 0, url
+    assert (state["typeset"] > 0) == source_has_math, url
+    assert state["ready"], url
+    assert all(state["sliders"]), f"a slider without aria-label on {url}"
+    return state["links"]
+
+
+def _has_math(root, name):
+    if name == "index.html":
+        name = build_site.course_pages()[0].href
+    source = (REPO / "notebooks" / name).with_suffix(".ipynb")
+    cells = nbformat.read(source, as_version=4).cells
+    return any(c.cell_type == "markdown" and "$" in c.source for c in cells)
+
+
+def _local_target(link):
+    """The file a ``file://`` link points to (without its #anchor)."""
+    return Path(unquote(urlparse(link).path))
+
+
+@pytest.mark.browser
+def test_every_page_from_the_file_system_offline(site, page):
+    root = site[0]
+    seen = _watch(page)
+    broken = []
+    for name in _html_pages(root):
+        links = _check_page(page, (root / name).as_uri(), _has_math(root, name))
+        for link in links:
+            if urlparse(link).scheme != "file":
+                continue
+            if not _local_target(link).is_file():
+                broken.append(f"{name} -> {link}")
+    assert broken == []
+    assert seen["outside"] == [], "the site must need nothing from the internet"
+    assert seen["errors"] == []
+    assert seen["failed"] == []
+
+
+@pytest.mark.browser
+def test_pages_from_a_static_web_server_offline(site, http_site, page):
+    seen = _watch(page)
+    for name in ("index.html", "02_sinusoidal_encoding.html", "explorer.html"):
+        links = _check_page(page, http_site + name, _has_math(site[0], name))
+        for link in {link.split("#")[0] for link in links}:
+            if link.startswith(http_site):
+                assert page.request.get(link).status == 200, f"{name} -> {link}"
+    assert seen["outside"] == [] and seen["errors"] == [] and seen["failed"] == []
+
+
+def _slider(page, root, name):
+    return page.locator(f'{root} input[type=range][data-name="{name}"]')
+
+
+def _press(slider, key, times=1):
+    slider.focus()
+    for _ in range(times):
+        slider.press(key)
+
+
+def _table_rows(page):
+    """The lecture explorer's pair table as ``[[pair, frequency, sin, cos], ...]``."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.posenc-lecture-numbers tr')]
+             .slice(1).map(r => [...r.cells].map(c => c.textContent))"""
+    )
+
+
+def _expected_rows(pos, d_model):
+    encoding = pos_encoding(pos, d_model)  # (d_model,)
+    omega = frequencies(d_model)  # (d_model // 2,)
+    n_pairs = d_model // 2
+    pairs = list(range(n_pairs))
+    if n_pairs > 8:  # the explorer lists the first six and the last two pairs
+        pairs = [*range(6), None, n_pairs - 2, n_pairs - 1]
+    return [
+        ["\u22ee", ""]
+        if i is None
+        else [
+            str(i),
+            f"{omega[i]:.4g}",
+            format_number(encoding[2 * i]),
+            format_number(encoding[2 * i + 1]),
+        ]
+        for i in pairs
+    ]
+
+
+def _explorer_state(page, root):
+    return {
+        n: int(_slider(page, root, n).input_value()) for n in ("pos", "d", "k", "pair")
+    }
+
+
+@pytest.mark.browser
+def test_static_explorer_follows_the_keyboard(site, page, tmp_path):
+    seen = _watch(page)
+    page.goto((site[0] / "explorer.html").as_uri())
+    root = ".posenc-lecture"
+    page.locator(f"{root}.posenc-ready").wait_for()
+    page.screenshot(path=str(tmp_path / "explorer-start.png"), full_page=True)
+    moves = [("pos", "ArrowRight")] * 12 + [("d", "ArrowRight")] * 6
+    moves += [("k", "ArrowLeft")] + [("d", "ArrowLeft")] * 3 + [("pos", "End")]
+    moves += [("d", "End"), ("pair", "End"), ("k", "ArrowRight"), ("pos", "Home")]
+    moves += [("d", "Home")]
+    checked = []
+    for name, key in moves:
+        before = _explorer_state(page, root)
+        _press(_slider(page, root, name), key)
+        state = _explorer_state(page, root)
+        assert state != before, f"{key} on {name} changed nothing"
+        pos, d_model, k = state["pos"], state["d"], state["k"]
+        assert _table_rows(page) == _expected_rows(pos, d_model), state
+        assert page.inner_text(f"{root} h3") == f"PE[{pos}], d = {d_model}"
+        dot = pos_encoding(pos, d_model) @ pos_encoding(pos + k, d_model)
+        line = f"PE[{pos}] · PE[{pos + k}] = {format_number(dot)}"
+        assert line in page.inner_text(".posenc-lecture-dot"), state
+        assert page.locator(f"{root} .posenc-bar").count() == d_model
+        assert state["pair"] <= d_model // 2 - 1
+        checked.append(state)
+    assert len({tuple(s.values()) for s in checked}) >= 20
+    assert {s["d"] for s in checked} >= {2, 10, 12, 14, 64}
+    assert checked[-1]["pair"] == 0, "pair follows d down"
+    page.screenshot(path=str(tmp_path / "explorer-moved.png"), full_page=True)
+    print(f"screenshots: {tmp_path}/explorer-start.png, explorer-moved.png")
+    assert seen["outside"] == [] and seen["errors"] == []
+
+
+@pytest.mark.browser
+def test_static_sliders_of_chapter_02_say_what_the_widget_says(site, page):
+    describe_position = find_in_posenc_lib("describe_position")
+    page.goto((site[0] / "02_sinusoidal_encoding.html").as_uri())
+    root = ".posenc-static-position"
+    page.locator(f"{root}.posenc-ready").wait_for()
+    pos, d = _slider(page, root, "pos"), _slider(page, root, "d")
+    moves = [(pos, "ArrowRight")] * 5 + [(d, "ArrowRight")] * 3 + [(pos, "End")]
+    moves += [(d, "End"), (pos, "PageDown"), (d, "Home")]
+    for slider, key in moves:
+        _press(slider, key)
+        values = int(pos.input_value()), int(d.input_value())
+        assert page.inner_text(f"{root} .posenc-text") == describe_position(*values)
+        assert page.inner_text(f"{root} output >> nth=0") == str(values[0])
+        assert page.locator(f"{root} .posenc-bar").count() == values[1]
+        heights = page.evaluate(
+            f"""() => [...document.querySelectorAll('{root} .posenc-bar')]
+                 .map(b => +b.getAttribute('height'))"""
+        )
+        assert len(heights) == values[1]
+
+
+@pytest.mark.browser
+def test_static_pair_circle_of_chapter_03(site, page):
+    page.goto((site[0] / "03_why_sines.html").as_uri())
+    root = ".posenc-static-pair-circle"
+    page.locator(f"{root}.posenc-ready").wait_for()
+    offset = _slider(page, root, "offset")
+    assert offset.get_attribute("aria-label") == "offset k"
+    frequency = frequencies(16)[1]
+    for _ in range(3):
+        _press(offset, "ArrowRight")
+        k = int(offset.input_value())
+        title = page.locator(f"{root} svg").get_attribute("aria-label")
+        assert title == (
+            f"pair 1 of d_model = 16: +{k} positions "
+            f"turns by {k} × {frequency:.3f} = {k * frequency:.3f} rad"
+        )
+        assert page.locator(f"{root} .posenc-arrow").count() == 2
+
+
+@pytest.mark.browser
+def test_page_formats_numbers_as_python_does_for_every_slider_setting(site, page):
+    """The angles ``pos * frequency`` (``.4g``) and ``k * omega`` (``.3g``) the
+    pages print in JavaScript, against Python, over the sliders' whole range."""
+    page.goto((site[0] / "explorer.html").as_uri())
+    page.locator(".posenc-ready").first.wait_for()
+    values, digits = [], []
+    for d_model in range(2, 65, 2):
+        omega = frequencies(d_model)
+        values += [pos * f for pos in range(51) for f in omega] + list(omega)
+        digits += [4] * (51 * len(omega) + len(omega))
+        values += [k * f for k in range(21) for f in omega]
+        digits += [3] * (21 * len(omega))
+    shown = page.evaluate(
+        "([v, d]) => v.map((x, i) => window.posencFormat.pyG(x, d[i]))",
+        [values, digits],
+    )
+    expected = [format(float(x), f".{n}g") for x, n in zip(values, digits, strict=True)]
+    mismatches = [
+        (x, s, e) for x, s, e in zip(values, shown, expected, strict=True) if s != e
+    ]
+    assert mismatches == []
+    assert len(values) == 528 * (51 + 1 + 21)  # every pair of every d

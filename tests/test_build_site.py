@@ -1,0 +1,341 @@
+"""scripts/build_site.py: pages in course order, widget cells found and made static,
+links rewritten, and the sliders' numbers equal to posenc_lib's.
+
+The whole site is built once by ``tests/browser/test_site.py``; these tests check
+the pieces without a build (no npm, no MathJax).
+"""
+
+import importlib
+import importlib.util
+import inspect
+import json
+import pkgutil
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+import posenc_lib
+from posenc_lib import frequencies, offset_similarity, pos_encoding
+from posenc_lib._format import format_number
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "build_site.py"
+_spec = importlib.util.spec_from_file_location("build_site", SCRIPT)
+build_site = importlib.util.module_from_spec(_spec)
+sys.modules["build_site"] = build_site  # its dataclass looks itself up there
+_spec.loader.exec_module(build_site)
+
+WIDGET = build_site.WIDGET_MIME
+
+
+def find_in_posenc_lib(name):
+    """``name`` from whichever module of posenc_lib defines it (modules move)."""
+    for info in pkgutil.walk_packages(posenc_lib.__path__, "posenc_lib."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        found = getattr(module, name, None)
+        if found is not None and getattr(found, "__module__", None) == info.name:
+            return found
+    raise LookupError(f"nothing called {name} in posenc_lib")
+
+
+def _defaults(function):
+    return {
+        name: p.default
+        for name, p in inspect.signature(function).parameters.items()
+        if p.default is not inspect.Parameter.empty
+    }
+
+
+# ---------------------------------------------------------------- widgets
+
+
+@pytest.mark.parametrize(
+    ("kind", "names"),
+    [
+        ("position", ["position_explorer", "PositionExplorer"]),
+        ("pair-circle", ["PairCircleExplorer"]),
+        ("lecture", ["explorer", "Explorer"]),
+    ],
+    ids=["position", "pair-circle", "lecture"],
+)
+def test_widget_defaults_are_the_widget_classes_defaults(kind, names):
+    expected = build_site.WIDGETS[kind]["defaults"]
+    for name in names:
+        defaults = _defaults(find_in_posenc_lib(name))
+        shared = set(defaults) & set(expected)
+        assert shared, f"{name} shares no argument with WIDGETS[{kind!r}]"
+        assert {k: defaults[k] for k in shared} == {k: expected[k] for k in shared}
+    params = build_site.WIDGETS[kind]["params"]
+    signature = list(inspect.signature(find_in_posenc_lib(names[-1])).parameters)
+    assert signature[: len(params)] == list(params), "positional order"
+
+
+def _widget_cells():
+    """``(notebook, source, text repr)`` of every widget output in the course."""
+    cells = []
+    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for output in cell.get("outputs", []):
+                if WIDGET in output.get("data", {}):
+                    name = path.relative_to(ROOT / "notebooks").as_posix()
+                    cells.append((name, cell.source, output.data["text/plain"]))
+    return cells
+
+
+def test_every_widget_of_the_course_gets_a_static_counterpart():
+    cells = _widget_cells()
+    assert len(cells) >= 3, "the chapters 02 and 03 and the explorer have sliders"
+    unknown = [(name, src) for name, src, text in cells if not _kind(src, text)]
+    assert unknown == [], "widgets the site would show as a 'needs a kernel' note"
+
+
+def _kind(source, text):
+    return build_site.widget_spec(source, text)["kind"]
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "expected"),
+    [
+        (
+            "# NBVAL_IGNORE_OUTPUT\nexplorer = position_explorer(pos=1, d_model=8)\n"
+            "explorer",
+            "PositionExplorer(pos=1, d_model=8)",
+            {"kind": "position", "pos": 1, "d_model": 8, "max_pos": 50},
+        ),
+        (
+            "circle = PairCircleExplorer(offset=3, d_model=d_model, pair=1)\ncircle",
+            "PairCircleExplorer(offset=3, d_model=16)",
+            {"kind": "pair-circle", "offset": 3, "d_model": 16, "pair": 1},
+        ),
+        (
+            "explorer(pos=3, d_model=8, offset=2)",
+            "VBox(children=(HTML(value='<style>\\n.posenc-lecture { font-size: 20…",
+            {"kind": "lecture", "pos": 3, "d_model": 8, "offset": 2, "pair": 0},
+        ),
+        (
+            "app = explorer(4, 12, max_pos=30)\napp",
+            "<posenc_lib.explorer.Explorer object at 0x...>",
+            {"kind": "lecture", "pos": 4, "d_model": 12, "max_pos": 30},
+        ),
+        (
+            "from posenc_lib.figures import widgets\nwidgets.position_explorer()",
+            "PositionExplorer(pos=1, d_model=8)",
+            {"kind": "position", "pos": 1, "d_model": 8},
+        ),
+        ("interact(f, x=3)", "interactive(children=(IntSlider(...", {"kind": None}),
+    ],
+    ids=["ch02", "ch03-variable", "lecture", "positional", "moved-module", "unknown"],
+)
+def test_widget_spec(source, text, expected):
+    spec = build_site.widget_spec(source, text)
+    assert {k: spec[k] for k in expected} == expected
+
+
+def _widget_notebook(source, text):
+    notebook = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell(source, execution_count=1)
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "execute_result",
+            {WIDGET: {"model_id": "x", "version_major": 2}, "text/plain": text},
+            execution_count=1,
+        )
+    ]
+    notebook.cells = [cell]
+    return notebook
+
+
+def test_prepare_replaces_a_widget_by_sliders_and_hides_the_test_marker():
+    notebook = _widget_notebook(
+        "# NBVAL_IGNORE_OUTPUT\nposition_explorer(pos=2, d_model=6)",
+        "PositionExplorer(pos=2, d_model=6)",
+    )
+    specs = build_site.prepare(notebook)
+    cell = notebook.cells[0]
+    assert cell.source == "position_explorer(pos=2, d_model=6)"
+    assert [s["kind"] for s in specs] == ["position"]
+    page = cell.outputs[0].data["text/html"]
+    assert set(cell.outputs[0].data) == {"text/html"}, "no widget view, no repr"
+    sliders = re.findall(r"<input [^>]*>", page)
+    assert len(sliders) == 2
+    assert 'aria-label="pos"' in sliders[0] and 'value="2"' in sliders[0]
+    assert 'aria-label="d"' in sliders[1] and 'step="2"' in sliders[1]
+    assert 'value="6"' in sliders[1] and 'max="64"' in sliders[1]
+
+
+def test_prepare_shows_a_note_for_a_widget_it_cannot_make_static():
+    notebook = _widget_notebook("interact(f, x=3)", "interactive(children=(...))")
+    assert build_site.prepare(notebook) == []
+    shown = notebook.cells[0].outputs[0].data
+    assert shown == {"text/html": build_site.NEEDS_KERNEL}
+
+
+def test_an_unknown_widget_with_a_stored_figure_shows_the_figure():
+    notebook = _widget_notebook("interact(f, x=3)", "interactive(children=(...))")
+    notebook.cells[0].outputs[0].data["image/png"] = "iVBORw0KGgo=\n"
+    build_site.prepare(notebook)
+    shown = notebook.cells[0].outputs[0].data["text/html"]
+    assert shown.startswith('<img src="data:image/png;base64,iVBORw0KGgo="')
+    assert shown.endswith(build_site.NEEDS_KERNEL)
+
+
+def test_pair_circle_titles_are_the_widgets_titles():
+    explorer_class = find_in_posenc_lib("PairCircleExplorer")
+    spec = build_site.widget_spec(
+        "PairCircleExplorer(offset=3, d_model=16, pair=1)", ""
+    )
+    titles = build_site.pair_circle_titles(spec)
+    circle = explorer_class(offset=0, d_model=16, pair=1)
+    for offset in range(spec["max_offset"] + 1):
+        circle.offset_slider.value = offset
+        assert titles[offset] == circle.ax.title.get_text()
+
+
+# ---------------------------------------------------------------- the numbers
+
+
+def _specs():
+    """The widget specs of the course's notebooks."""
+    return [build_site.widget_spec(src, text) for _, src, text in _widget_cells()]
+
+
+@pytest.fixture(scope="module")
+def data():
+    """The slider data of the real course, through JSON as the page gets it."""
+    return json.loads(json.dumps(build_site.slider_data(_specs())))
+
+
+def _decode(n):
+    """The page's fmt4: an integer count of 1e-4 as the 4-decimal text."""
+    sign = "-" if n < 0 else ""
+    return f"{sign}{abs(n) // 10000}.{abs(n) % 10000:04d}"
+
+
+def test_the_table_is_pos_encoding_to_4_decimals_for_every_slider_setting(data):
+    widths, rows, _ = build_site.data_needs(_specs())
+    assert widths == list(range(2, 65, 2)) and rows == 71, "explorer: 0..50 + 20"
+    for d_model in widths:
+        table = data["pe"][str(d_model)]
+        assert len(table) == rows
+        for pos in range(rows):
+            expected = [format_number(x) for x in pos_encoding(pos, d_model)]
+            assert [_decode(n) for n in table[pos]] == expected, (pos, d_model)
+
+
+def test_frequencies_arrive_exactly(data):
+    for d_model in range(2, 65, 2):
+        assert data["freq"][str(d_model)] == frequencies(d_model).tolist()
+
+
+def test_the_dot_product_is_the_same_for_every_pos_and_the_closed_form(data):
+    for d_model in range(2, 65, 2):
+        shown = [_decode(n) for n in data["sim"][str(d_model)]]
+        assert len(shown) == 21
+        closed = offset_similarity(list(range(21)), d_model)
+        assert shown == [format_number(x) for x in closed]
+        for pos in (0, 7, 50):
+            dots = [pos_encoding(pos, d_model) @ pos_encoding(pos + k, d_model)
+                    for k in range(21)]  # fmt: skip
+            assert shown == [format_number(x) for x in dots]
+
+
+def test_encoded_never_gives_minus_zero():
+    assert build_site.encoded(-1e-9) == 0 and _decode(0) == "0.0000"
+    assert _decode(build_site.encoded(-0.99)) == "-0.9900"
+    assert _decode(build_site.encoded(1.0)) == "1.0000"
+
+
+def test_colour_map_runs_blue_to_white_to_red(data):
+    cmap = data["cmap"]
+    rgb = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in cmap])
+    assert rgb[0, 2] > rgb[0, 0] and rgb[-1, 0] > rgb[-1, 2]  # blue, then red
+    assert rgb[len(cmap) // 2].min() > 200  # near white in the middle
+
+
+# ---------------------------------------------------------------- pages, links
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('<a href="02_x.ipynb">', '<a href="02_x.html">'),
+        ('<a href="../04_y.ipynb#summary">', '<a href="../04_y.html#summary">'),
+        ('<a href="solutions/05.ipynb">', '<a href="solutions/05.html">'),
+        ('<a href="https://x.org/a.ipynb">', '<a href="https://x.org/a.ipynb">'),
+        ("<code>notebooks/05.ipynb</code>", "<code>notebooks/05.ipynb</code>"),
+    ],
+    ids=["same-folder", "parent-anchor", "sub-folder", "web", "text"],
+)
+def test_rewrite_links(text, expected):
+    assert build_site.rewrite_links(text) == expected
+
+
+def _notebook(path, title, text=""):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\n{text}")]
+    nbformat.write(nb, path)
+
+
+def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
+    _notebook(tmp_path / "lecture.ipynb", "Lecture")
+    _notebook(tmp_path / "01_a.ipynb", "01 · A")
+    _notebook(tmp_path / "course_index.ipynb", "Index")
+    _notebook(tmp_path / "02_b.ipynb", "02 · *B* `x_y`", "see `answers/key.ipynb`")
+    _notebook(tmp_path / "answers" / "01_a.ipynb", "Answers A")
+    _notebook(tmp_path / "answers" / "key.ipynb", "Key")
+    _notebook(tmp_path / "solutions" / "02_other.ipynb", "Solution B")
+    _notebook(tmp_path / "extra" / "notes.ipynb", "Notes")
+    pages = build_site.course_pages(tmp_path)
+    chapters = [p.href for p in pages if p.parent is None]
+    assert chapters == ["course_index.html", "01_a.html", "02_b.html", "lecture.html"]
+    parents = {p.href: p.parent.href for p in pages if p.parent is not None}
+    assert parents == {
+        "answers/01_a.html": "01_a.html",  # same file name
+        "answers/key.html": "02_b.html",  # named in the chapter
+        "solutions/02_other.html": "02_b.html",  # same number
+        "extra/notes.html": "course_index.html",  # nothing else: the index
+    }
+    assert pages[2].title == "02 · B x_y"
+    assert [p.title for p in pages[4:6]] == ["answers: Answers A", "answers: Key"]
+
+
+def test_nav_bar_links_previous_index_next_and_the_pages_below(tmp_path):
+    _notebook(tmp_path / "00_index.ipynb", "Index")
+    _notebook(tmp_path / "01_a.ipynb", "A")
+    _notebook(tmp_path / "02_b.ipynb", "B")
+    _notebook(tmp_path / "solutions" / "01_a.ipynb", "Solution A")
+    pages = build_site.course_pages(tmp_path)
+    chapters = [p for p in pages if p.parent is None]
+    links = re.findall(r'href="([^"]+)"(?: rel="(\w+)")?', build_site.nav_bar(
+        pages[1], chapters))  # fmt: skip
+    assert links == [
+        ("00_index.html", "prev"),
+        ("02_b.html", "next"),
+        ("00_index.html", "index"),
+        ("solutions/01_a.html", ""),
+    ]
+    below = re.findall(r'href="([^"]+)"', build_site.nav_bar(pages[3], chapters))
+    assert below == ["../01_a.html", "../00_index.html"]
+
+
+def test_a_tampered_mathjax_tarball_is_refused_and_removed(tmp_path):
+    name, version = build_site.MATHJAX.split("@")
+    fake = tmp_path / f"{name}-{version}.tgz"
+    fake.write_bytes(b"not mathjax")
+    with pytest.raises(SystemExit, match="does not match the registry's integrity"):
+        build_site.mathjax_tarball(tmp_path)
+    assert not fake.exists()
+
+
+def test_build_never_replaces_a_folder_that_holds_no_site(tmp_path):
+    (tmp_path / "notes.txt").write_text("keep me")
+    with pytest.raises(SystemExit, match="is not empty and holds no site"):
+        build_site.build(tmp_path)
+    assert (tmp_path / "notes.txt").read_text() == "keep me"

@@ -1,0 +1,404 @@
+"""Tests of posenc_lib.exercise.commands: the exercise's command interpreter."""
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from posenc_lib import CommandError, run_commands
+from posenc_lib.exercise.mistakes import MISTAKES
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+LESSON = """
+TABLE 2 4
+0.5 -0.5 1 0
+1 2 3 4
+TOKENS 1 1 1 0
+"""
+HEADER = "TABLE 2 4\n0.5 -0.5 1 0\n1 2 3 4\n"
+
+
+def reference_pe(pos, d):
+    """PE[pos] by the lesson's formula, one math.sin / math.cos at a time."""
+    row = []
+    for k in range(d):
+        angle = pos / 10000 ** (2 * (k // 2) / d)
+        row.append(math.sin(angle) if k % 2 == 0 else math.cos(angle))
+    return row
+
+
+def printed(values):
+    """How the interpreter prints numbers, written independently."""
+    return " ".join(f"{v:.4f}".replace("-0.0000", "0.0000") for v in values)
+
+
+# -- the lesson's numbers ------------------------------------------------------
+
+
+def test_lesson_add_and_sim():
+    assert run_commands(LESSON + "ADD 3") == "0.6411 -1.4900 1.0300 0.9996"
+    assert run_commands(LESSON + "SIM 2 2") == "2.0000"
+
+
+def test_each_query_against_an_independent_reference():
+    script = LESSON + "LOOKUP 1\nPOSENC 3\nPOSENC 17\nADD 2\nSIM 1 4"
+    pe_1, pe_4 = reference_pe(1, 4), reference_pe(4, 4)
+    expected = [
+        printed([1, 2, 3, 4]),
+        printed(reference_pe(3, 4)),
+        printed(reference_pe(17, 4)),
+        printed(np.array([1, 2, 3, 4]) + reference_pe(2, 4)),
+        printed([sum(a * b for a, b in zip(pe_1, pe_4, strict=True))]),
+    ]
+    assert run_commands(script).splitlines() == expected
+
+
+def test_examples_lesson_file_reproduces_the_lesson():
+    lines = run_commands((EXAMPLES / "lesson.txt").read_text()).splitlines()
+    assert "0.1411 -0.9900 0.0300 0.9996" in lines  # PE[3], the worked trace
+    assert "0.0000 1.0000 0.0000 1.0000" in lines  # PE[0]
+    assert "0.6411 -1.4900 1.0300 0.9996" in lines  # ADD 3
+    assert "2.0000" in lines  # SIM 2 2
+
+
+# -- the language -------------------------------------------------------------
+
+
+def test_comments_blank_lines_and_case_are_ignored():
+    script = "# a comment\n\n  table 2 4\n0.5 -0.5 1 0\n\n# between rows\n1 2 3 4\n"
+    assert run_commands(script + "tokens 1 1 1 0\nAdd 3") == (
+        "0.6411 -1.4900 1.0300 0.9996"
+    )
+
+
+def test_a_later_table_or_tokens_replaces_the_earlier_one():
+    script = LESSON + "ADD 0\nTABLE 1 2\n5 6\nTOKENS 0 0\nADD 1\nLOOKUP 0"
+    assert run_commands(script).splitlines() == [
+        printed(np.array([1, 2, 3, 4]) + reference_pe(0, 4)),
+        printed(np.array([5, 6]) + reference_pe(1, 2)),
+        "5.0000 6.0000",
+    ]
+
+
+def test_negative_zero_is_printed_as_zero():
+    assert run_commands("TABLE 1 3\n-0.00004 -0 -1e-9\nLOOKUP 0") == (
+        "0.0000 0.0000 0.0000"
+    )
+
+
+def test_an_empty_script_prints_nothing():
+    assert run_commands("# nothing here\n\n") == ""
+
+
+# -- the learner's functions --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kind", [list, tuple, np.array], ids=["list", "tuple", "array"]
+)
+def test_functions_may_return_lists_tuples_or_arrays(kind):
+    def lookup(table, token_id):
+        return kind([float(x) for x in table[token_id]])
+
+    def pos_encoding(pos, d):
+        return kind(reference_pe(pos, d))
+
+    output = run_commands(LESSON + "ADD 3", lookup=lookup, pos_encoding=pos_encoding)
+    assert output == "0.6411 -1.4900 1.0300 0.9996"
+
+
+def test_the_learners_pos_encoding_is_used_by_posenc_add_and_sim():
+    wrong = MISTAKES["integer-division"]
+    output = run_commands(LESSON + "POSENC 3\nADD 3\nSIM 0 3", pos_encoding=wrong)
+    pe = wrong(3, 4)
+    assert output.splitlines() == [
+        printed(pe),
+        printed(np.array([0.5, -0.5, 1, 0]) + pe),
+        printed([wrong(0, 4) @ pe]),
+    ]
+
+
+def test_lookup_gets_a_read_only_2d_float_table():
+    seen = []
+
+    def lookup(table, token_id):
+        seen.append((type(table), table.dtype, table.shape, table.flags.writeable))
+        return table[token_id].copy()
+
+    run_commands("TABLE 2 2\n1 2\n3 4\nLOOKUP 1", lookup=lookup)
+    assert seen == [(np.ndarray, np.float64, (2, 2), False)]
+
+
+def test_a_view_returned_by_lookup_does_not_corrupt_later_answers():
+    script = LESSON + "ADD 3\nADD 3"
+    output = run_commands(script, lookup=MISTAKES["added-to-table"])
+    assert output.splitlines() == ["0.6411 -1.4900 1.0300 0.9996"] * 2
+
+
+# -- errors -------------------------------------------------------------------
+
+ERRORS = [
+    (
+        "query-before-table",
+        "LOOKUP 0",
+        "line 1: LOOKUP needs a table; expected a TABLE command before it "
+        "(TABLE <vocab_size> <d>).",
+    ),
+    (
+        "too-few-rows-at-end",
+        "TABLE 2 4\n1 2 3 4\n",
+        "line 1: TABLE 2 4 on line 1 expects 2 rows of 4 numbers, but the input "
+        "ends after 1 row.",
+    ),
+    (
+        "too-few-rows-before-a-command",
+        "TABLE 2 4\n1 2 3 4\nLOOKUP 0",
+        "line 3: TABLE 2 4 on line 1 expects 2 rows of 4 numbers, but got 1 row "
+        "before LOOKUP.",
+    ),
+    (
+        "short-row",
+        "TABLE 2 4\n1 2 3 4\n1 2 3",
+        "line 3: table row 1 has 3 numbers, expected d == 4 (from TABLE 2 4 on "
+        "line 1).",
+    ),
+    (
+        "extra-row",
+        HEADER + "1 2 3 4",
+        "line 4: a row of numbers after the table is complete; TABLE 2 4 on line 1 "
+        "takes exactly 2 rows.",
+    ),
+    (
+        "non-number-in-table",
+        "TABLE 1 2\n1 x",
+        "line 2: table row 0, column 1 == 'x', must be a number.",
+    ),
+    (
+        "nan-in-table",
+        "TABLE 1 2\n1 nan",
+        "line 2: table row 0, column 1 == 'nan', must be a finite number.",
+    ),
+    (
+        "overflow-in-table",
+        "TABLE 1 2\n1e400 1",
+        "line 2: table row 0, column 0 == '1e400', must be a finite number.",
+    ),
+    (
+        "non-integer-argument",
+        HEADER + "LOOKUP 1.5",
+        "line 4: LOOKUP: token_id == '1.5', must be an integer "
+        "(usage: LOOKUP <token_id>).",
+    ),
+    (
+        "unknown-command",
+        HEADER + "LOKUP 1",
+        "line 4: unknown command 'LOKUP'; expected one of TABLE, TOKENS, LOOKUP, "
+        "POSENC, ADD, SIM.",
+    ),
+    (
+        "too-few-arguments",
+        HEADER + "SIM 1",
+        "line 4: SIM takes 2 arguments, got 1 (usage: SIM <i> <j>).",
+    ),
+    (
+        "too-many-arguments",
+        HEADER + "POSENC 1 2",
+        "line 4: POSENC takes 1 argument, got 2 (usage: POSENC <pos>).",
+    ),
+    (
+        "empty-tokens",
+        HEADER + "TOKENS",
+        "line 4: TOKENS needs at least one token id (usage: TOKENS <id> <id> ...).",
+    ),
+    (
+        "zero-vocab",
+        "TABLE 0 4",
+        "line 1: TABLE: vocab_size == 0, must be an integer >= 1.",
+    ),
+    (
+        "token-outside-table",
+        HEADER + "TOKENS 0 2",
+        "line 4: TOKENS: token_ids[1] == 2, must be in [0, 2), "
+        "i.e. 0 <= token_id < vocab_size.",
+    ),
+    (
+        "negative-token",
+        HEADER + "TOKENS 0 -1",
+        "line 4: TOKENS: token_ids[1] == -1, must be an integer >= 0.",
+    ),
+    (
+        "lookup-outside-table",
+        HEADER + "LOOKUP 2",
+        "line 4: LOOKUP: token_id == 2, must be in [0, 2), "
+        "i.e. 0 <= token_id < vocab_size (2, TABLE on line 1).",
+    ),
+    (
+        "lookup-negative-id",
+        HEADER + "LOOKUP -1",
+        "line 4: LOOKUP: token_id == -1, must be in [0, 2), "
+        "i.e. 0 <= token_id < vocab_size (2, TABLE on line 1).",
+    ),
+    (
+        "add-before-tokens",
+        HEADER + "ADD 0",
+        "line 4: ADD needs the tokens; expected a TOKENS command before it.",
+    ),
+    (
+        "add-past-the-tokens",
+        HEADER + "TOKENS 0 1\nADD 2",
+        "line 5: ADD: k == 2, must be in [0, 2), "
+        "i.e. 0 <= k < the number of tokens (2, TOKENS on line 4).",
+    ),
+    (
+        "token-outside-a-newer-table",
+        HEADER + "TOKENS 1 1\nTABLE 1 4\n1 1 1 1\nADD 0",
+        "line 7: ADD: tokens[0] == 1, must be in [0, 1), "
+        "i.e. 0 <= tokens[0] < vocab_size (1, TABLE on line 5).",
+    ),
+    (
+        "negative-position",
+        HEADER + "POSENC -1",
+        "line 4: POSENC: pos == -1, must be an integer >= 0.",
+    ),
+    (
+        "posenc-odd-width",
+        "TABLE 1 3\n1 2 3\nPOSENC 1",
+        "line 3: POSENC: d == 3, must be an even integer >= 2. The width d comes "
+        "from TABLE on line 1; positional encodings need an even width.",
+    ),
+    (
+        "sim-odd-width",
+        "TABLE 1 3\n1 2 3\nSIM 1 2",
+        "line 3: SIM: d == 3, must be an even integer >= 2. The width d comes "
+        "from TABLE on line 1; positional encodings need an even width.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "message"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS]
+)
+def test_bad_lines_are_named_with_what_was_expected(script, message):
+    with pytest.raises(CommandError, match=f"^{re.escape(message)}$"):
+        run_commands(script)
+
+
+def test_lookup_of_an_odd_width_table_is_fine():
+    assert run_commands("TABLE 1 3\n1 2 3\nLOOKUP 0") == "1.0000 2.0000 3.0000"
+
+
+def test_error_is_a_value_error_with_the_line_and_the_output_so_far():
+    with pytest.raises(ValueError) as caught:
+        run_commands(LESSON + "LOOKUP 0\nADD 3\nADD 9\nLOOKUP 1")
+    assert isinstance(caught.value, CommandError)
+    assert caught.value.line == 8
+    assert caught.value.output == [
+        "0.5000 -0.5000 1.0000 0.0000",
+        "0.6411 -1.4900 1.0300 0.9996",
+    ]
+
+
+def _raises_index_error(table, token_id):
+    raise IndexError("no such row")
+
+
+def _stub(pos, d):
+    raise NotImplementedError
+
+
+def _writes_into_table(table, token_id):
+    table[token_id] = table[token_id] + 1.0
+    return table[token_id]
+
+
+LEARNER_ERRORS = [
+    (
+        "lookup-raises",
+        {"lookup": _raises_index_error},
+        "line 6: LOOKUP: lookup(table, 1) raised IndexError: no such row; "
+        "expected 4 numbers, shape (4,).",
+    ),
+    (
+        "pos-encoding-not-implemented",
+        {"pos_encoding": _stub},
+        "line 7: ADD: pos_encoding(3, 4) raised NotImplementedError (implement it "
+        "first); expected 4 numbers, shape (4,).",
+    ),
+    (
+        "lookup-writes-into-the-table",
+        {"lookup": _writes_into_table},
+        "line 6: LOOKUP: lookup(table, 1) raised ValueError: assignment destination "
+        "is read-only (the table is read-only: lookup must not change it); "
+        "expected 4 numbers, shape (4,).",
+    ),
+    (
+        "pos-encoding-wrong-length",
+        {"pos_encoding": lambda pos, d: [1.0, 2.0]},
+        "line 7: ADD: pos_encoding(3, 4) returned [1.0, 2.0], of shape (2,); "
+        "expected 4 numbers, shape (4,).",
+    ),
+    (
+        "lookup-returns-a-2d-row",
+        {"lookup": lambda table, token_id: table[token_id : token_id + 1]},
+        "line 6: LOOKUP: lookup(table, 1) returned array([[1., 2., 3., 4.]]), of "
+        "shape (1, 4); expected 4 numbers, shape (4,).",
+    ),
+    (
+        "lookup-returns-none",
+        {"lookup": lambda table, token_id: None},
+        "line 6: LOOKUP: lookup(table, 1) returned None (is a `return` missing?); "
+        "expected 4 numbers, shape (4,).",
+    ),
+    (
+        "lookup-returns-strings",
+        {"lookup": lambda table, token_id: ["a", "b", "c", "d"]},
+        "line 6: LOOKUP: lookup(table, 1) returned ['a', 'b', 'c', 'd'], which is "
+        "not numbers (dtype <U1); expected 4 numbers, shape (4,).",
+    ),
+    (
+        "pos-encoding-returns-nan",
+        {"pos_encoding": lambda pos, d: [math.nan] * d},
+        "line 7: ADD: pos_encoding(3, 4) returned [nan, nan, nan, nan], which "
+        "holds nan or inf; expected 4 numbers, shape (4,).",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("functions", "message"),
+    [e[1:] for e in LEARNER_ERRORS],
+    ids=[e[0] for e in LEARNER_ERRORS],
+)
+def test_a_learners_function_that_fails_is_named_with_its_command(functions, message):
+    with pytest.raises(CommandError, match=f"^{re.escape(message)}$") as caught:
+        run_commands(LESSON + "LOOKUP 1\nADD 3", **functions)
+    expected_output = [] if "lookup" in functions else ["1.0000 2.0000 3.0000 4.0000"]
+    assert caught.value.output == expected_output
+
+
+def test_the_learners_exception_is_kept_as_the_cause():
+    with pytest.raises(CommandError) as caught:
+        run_commands(LESSON + "LOOKUP 0", lookup=_raises_index_error)
+    assert isinstance(caught.value.__cause__, IndexError)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [
+        ((None,), {}, "text == None, must be a str: the script."),
+        ((b"LOOKUP 0",), {}, "text == b'LOOKUP 0', must be a str: the script."),
+        (("",), {"lookup": 3}, "lookup == 3 (int), must be a function."),
+        (
+            ("",),
+            {"pos_encoding": "sin"},
+            "pos_encoding == 'sin' (str), must be a function.",
+        ),
+    ],
+    ids=["none", "bytes", "lookup-int", "pos-encoding-str"],
+)
+def test_wrong_kinds_of_argument_are_type_errors(args, kwargs, message):
+    with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+        run_commands(*args, **kwargs)

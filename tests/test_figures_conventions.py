@@ -1,0 +1,50 @@
+"""The numbers behind posenc_lib.figures.conventions (chapter 07), not its pixels."""
+
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from posenc_lib import encoding_table  # noqa: E402
+from posenc_lib.conventions import CONVENTIONS, permutation  # noqa: E402
+from posenc_lib.figures import conventions_figure, permutation_figure  # noqa: E402
+from posenc_lib.figures.conventions import column_labels  # noqa: E402
+
+
+def test_each_panel_holds_its_table_and_labels_say_what_each_column_is():
+    tables = {name: encoding_table(name, range(24), 8) for name in CONVENTIONS}
+    orders = {name: permutation(name, 8) for name in CONVENTIONS}
+    fig = conventions_figure(tables, {**orders, "tensor2tensor": orders["concat"]})
+    panels = fig.axes[: len(CONVENTIONS)]
+    for ax, name in zip(panels, CONVENTIONS, strict=True):
+        np.testing.assert_array_equal(ax.images[0].get_array(), tables[name])
+        assert ax.get_title() == name
+    labels = [t.get_text() for t in panels[2].get_xticklabels()]
+    assert labels == ["c0", "c1", "c2", "c3", "s0", "s1", "s2", "s3"]  # cos-first
+    # each label is right: the labelled column holds that pair's sin or cos
+    lesson = tables["interleaved"]
+    for name in CONVENTIONS[:3]:
+        for column, label in enumerate(column_labels(orders[name])):
+            k = 2 * int(label[1:]) + (label[0] == "c")
+            np.testing.assert_array_equal(tables[name][:, column], lesson[:, k])
+
+
+def test_the_permutation_is_drawn_from_each_lesson_column_to_its_place():
+    perm = permutation("concat", 8)
+    ax = permutation_figure(perm).axes[0]
+    drawn = [np.asarray(line.get_xdata()).tolist() for line in ax.lines]
+    assert drawn == [[k, int(p)] for k, p in enumerate(perm)]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "concat",
+        "interleaved (the lesson)",
+    ]
+
+
+def test_conventions_figure_rejects_a_table_that_is_not_2d():
+    msg = "concat has shape (4,), must be 2-D"
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        conventions_figure({"concat": np.zeros(4)}, {})

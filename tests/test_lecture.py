@@ -1,0 +1,185 @@
+"""The lecture kit: notebooks/lecture.ipynb, its live twin, and the slides' input.
+
+- ``lecture_live.ipynb`` is generated from ``lecture.ipynb`` by the exercise's
+  script (``scripts/make_exercise.py``, ``make solutions``) and must not drift;
+- the route: minute marks 0:00 ... 0:50 in order, each step naming the chapter
+  that holds the full story, slide metadata on every cell, instructor notes
+  collapsed;
+- the figures, at presentation scale, have text of at least 20 px in their PNG
+  (the slides test checks they are shown at >= 0.9 of that on 1920 x 1080, so
+  >= 18 px on the screen);
+- the slides build turns the explorer widget into its still image.
+"""
+
+import base64
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from lecture_figures import figure_text_sizes
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts"
+LECTURE = ROOT / "notebooks" / "lecture.ipynb"
+LIVE = ROOT / "notebooks" / "lecture_live.ipynb"
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+MIN_PNG_TEXT_PX = 20  # >= 18 px on screen at a display ratio >= 0.9
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_exercise = _load("make_exercise")
+build_slides = _load("build_slides")
+
+
+@pytest.fixture(scope="module")
+def lecture():
+    return nbformat.read(LECTURE, as_version=4)
+
+
+@pytest.fixture(scope="module")
+def live():
+    return nbformat.read(LIVE, as_version=4)
+
+
+def _tagged(nb, tag):
+    return [cell for cell in nb.cells if tag in cell.metadata.get("tags", [])]
+
+
+def test_live_notebook_is_generated_from_the_lecture(lecture, live):
+    expected = make_exercise.expected_notebook(LECTURE, LIVE)
+    assert make_exercise.sources(live) == make_exercise.sources(expected), (
+        "notebooks/lecture_live.ipynb has drifted from lecture.ipynb: run "
+        "make solutions, then scripts/run_notebooks.py on it."
+    )
+    assert (LECTURE, LIVE) in make_exercise.GENERATED
+
+
+def test_live_cells_are_blank_prompts_in_the_live_notebook(lecture, live):
+    typed = _tagged(lecture, "live")
+    blanks = _tagged(live, "live")
+    assert len(typed) == len(blanks) == 3
+    for cell, blank in zip(typed, blanks, strict=True):
+        prompt = cell.source.splitlines()[0]
+        assert prompt.startswith("# live: ")
+        assert blank.source == "# no output: type it live: " + prompt[8:]
+        assert blank.outputs == [] or all(
+            o.output_type != "error" for o in blank.outputs
+        )
+    live_text = "\n".join(c.source for c in live.cells if c.cell_type == "code")
+    for cell in typed:
+        for line in cell.source.splitlines()[1:]:
+            assert line.strip() not in live_text, line
+    assert len(live.cells) == len(lecture.cells)
+
+
+def test_blank_source_needs_a_prompt():
+    with pytest.raises(ValueError, match=re.escape("must start with the line")):
+        make_exercise.blank_source("k = np.arange(4)")
+
+
+def test_every_cell_has_slide_metadata_and_notes_are_collapsed(lecture):
+    kinds = {"slide", "subslide", "fragment", "-", "skip", "notes"}
+    for index, cell in enumerate(lecture.cells):
+        kind = cell.metadata.get("slideshow", {}).get("slide_type")
+        assert kind in kinds, f"cell {index}: slide_type {kind!r}"
+        if kind == "notes":
+            assert cell.source.startswith("<details><summary>Instructor notes")
+    assert sum(c.metadata.slideshow.slide_type == "notes" for c in lecture.cells) >= 6
+
+
+def _steps(nb):
+    """``[(minute, heading cell source)]`` of the ``## H:MM · ...`` headings."""
+    steps = []
+    for cell in nb.cells:
+        found = re.match(r"## (\d+):(\d\d) · ", cell.source)
+        if cell.cell_type == "markdown" and found:
+            steps.append((int(found[1]) * 60 + int(found[2]), cell.source))
+    return steps
+
+
+def test_the_route_takes_50_minutes_in_order(lecture):
+    minutes = [minute for minute, _ in _steps(lecture)]
+    assert minutes == [0, 5, 15, 25, 35, 43, 50]
+    steps = _steps(lecture)
+    for (start, source), (end, _) in zip(steps[:-1], steps[1:], strict=True):
+        length = re.search(r"\((\d+) min\)", source.splitlines()[0])
+        assert length and int(length[1]) == end - start, source.splitlines()[0]
+
+
+def test_each_step_names_the_chapter_with_the_full_story(lecture):
+    for _, source in _steps(lecture)[:-1]:
+        assert re.search(
+            r"Full story: \[[^]]+\]\((0[1-6]_\w+|explorer)\.ipynb\)", source
+        )
+    text = "\n".join(c.source for c in lecture.cells if c.cell_type == "markdown")
+    for chapter in sorted((ROOT / "notebooks").glob("0[1-6]_*.ipynb")):
+        assert f"]({chapter.name})" in text, chapter.name
+
+
+def _pngs(nb):
+    return [
+        output["data"]["image/png"]
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if "image/png" in output.get("data", {})
+    ]
+
+
+def test_figures_at_presentation_scale_have_large_text(lecture):
+    sizes = figure_text_sizes()
+    assert len(sizes) == len(_pngs(lecture)) == 5
+    smallest = min(size[0] for size in sizes)
+    largest = max(size[1] for size in sizes)
+    print(f"lecture figure text: {smallest} to {largest} px in the PNGs")
+    assert smallest >= MIN_PNG_TEXT_PX, sizes
+
+
+def test_slides_show_the_widget_as_its_still_image(lecture):
+    slides = build_slides.still_images(lecture)
+    for cell in slides.cells:
+        assert "NBVAL_IGNORE_OUTPUT" not in cell.source
+        for output in cell.get("outputs", []):
+            assert WIDGET_MIME not in output.get("data", {})
+    explorer_cells = [c for c in lecture.cells if "explorer(pos" in c.source]
+    still = explorer_cells[0].outputs[0]["data"]["image/png"]
+    assert base64.b64decode(still).startswith(b"\x89PNG")
+    assert _pngs(slides) == _pngs(lecture)
+
+
+def test_a_widget_without_a_still_image_stops_the_slides_build():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("slider")
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={WIDGET_MIME: {"model_id": "x"}, "text/plain": "w"}
+        )
+    ]
+    nb.cells = [cell]
+    with pytest.raises(SystemExit, match="cell 0 shows a widget without a still"):
+        build_slides.still_images(nb)
+
+
+def test_slides_load_nothing_from_the_internet():
+    config = build_slides.exporter()
+    urls = [
+        config.reveal_url_prefix,
+        config.require_js_url,
+        config.jquery_url,
+        config.mathjax_url,
+    ]
+    assert not [url for url in urls if "//" in url]
+    assert config.reveal_theme == "white"
+    targets = [
+        t for _, mapping in build_slides.ASSETS.values() for t in mapping.values()
+    ]
+    for url in urls:
+        assert any(t.startswith(url.split("?")[0]) for t in targets), url
