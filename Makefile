@@ -1,14 +1,24 @@
 # The README's commands. Each one sets up .venv first, so a fresh clone needs
-# nothing but Python 3 (>= 3.10) and make.
+# nothing but Python 3 (>= 3.10) and make. scripts/setup_env.py installs uv from
+# PyPI into the environment and installs the exact versions of requirements/lock.txt
+# with it (with pip if uv cannot be installed, or POSENC_NO_UV=1).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+SETUP  := scripts/setup_env.py
+# what every environment's stamp depends on
+SETUP_INPUTS := pyproject.toml $(SETUP) scripts/jupyterlab-overrides.json
 HOST   := 127.0.0.1
 PORT   ?= 8888
 VOILA_PORT ?= 8866
 
-.PHONY: lab test notebooks explorer site slides bench bench-grading lint format solutions browser-deps clean
+# The whole suite: the library's tests and doctests, and every notebook under nbval.
+PYTEST := -m pytest posenc_lib tests notebooks --nbval --nbval-current-env \
+	--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
+
+.PHONY: lab test test-oldest test-latest lock notebooks explorer site slides bench \
+	bench-grading lint format solutions browser-deps clean
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
@@ -21,9 +31,31 @@ lab: $(STAMP)
 test: $(STAMP) browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest posenc_lib tests notebooks \
-		--nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
-		-p no:cacheprovider $(PYTEST_ARGS)
+	$(BIN)/python $(PYTEST) $(PYTEST_ARGS)
+
+# The suite (browser tests aside) with the lowest versions pyproject.toml declares
+# for numpy, matplotlib and ipywidgets (requirements/oldest.txt), in .venv-oldest.
+# Needs Python 3.10 or 3.11 (numpy 1.24 has no wheels for later ones):
+# make test-oldest OLDEST_PYTHON=python3.10
+OLDEST_PYTHON ?= $(PYTHON)
+test-oldest: .venv-oldest/.installed
+	.venv-oldest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
+
+.venv-oldest/.installed: requirements/oldest.txt $(SETUP_INPUTS)
+	$(OLDEST_PYTHON) $(SETUP) .venv-oldest oldest
+	touch $@
+
+# The suite (browser tests aside) with the newest release of everything, no lock,
+# in .venv-latest (upgraded on every run): what `make lock UPGRADE=1` would bring.
+test-latest:
+	$(PYTHON) $(SETUP) .venv-latest latest
+	.venv-latest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
+
+# Regenerate requirements/lock.txt, oldest.txt and minimums.txt after a change of
+# pyproject.toml (keeps every locked version that still fits); UPGRADE=1 moves
+# everything to its newest release (between semesters, then run make test).
+lock:
+	$(PYTHON) $(SETUP) --lock $(if $(filter 1,$(UPGRADE)),--upgrade,)
 
 # Re-execute every notebook in a fresh kernel and store normalised outputs.
 notebooks: $(STAMP)
@@ -75,14 +107,10 @@ format: $(STAMP)
 browser-deps: $(STAMP)
 	@bash scripts/install_browser.sh $(BIN)/python
 
-$(STAMP): pyproject.toml scripts/jupyterlab-overrides.json
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# JupyterLab without the news/update pop-up that would cover the notebook
-	mkdir -p $(VENV)/share/jupyter/lab/settings
-	cp scripts/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+# .venv with exactly the locked versions, then this project (--no-deps -e .)
+$(STAMP): requirements/lock.txt $(SETUP_INPUTS)
+	$(PYTHON) $(SETUP) $(VENV) locked
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache site
+	rm -rf $(VENV) .venv-oldest .venv-latest .pytest_cache .ruff_cache site

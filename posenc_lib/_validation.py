@@ -53,13 +53,22 @@ _BOOL_TYPES = frozenset(_BOOLS)
 
 
 def describe(value):
-    """Short, readable form of a value for an error message."""
+    """Short, readable form of a value for an error message.
+
+    A numpy scalar reads as its Python value and its numpy type, ``4.0 (numpy
+    float64)``, ``True (numpy bool)``: the same under numpy 1 and 2, whose reprs
+    differ (``4.0`` against ``np.float64(4.0)``).
+    """
+    kind = None
+    if isinstance(value, np.generic):
+        kind = f"numpy {np.dtype(type(value)).name}"  # "bool_" is "bool" in numpy 2
+        value = value.item()
+    elif isinstance(value, numbers.Number | str):
+        kind = type(value).__name__
     text = repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
-    if isinstance(value, numbers.Number) or isinstance(value, str):
-        return f"{text} ({type(value).__name__})"
-    return text
+    return text if kind is None else f"{text} ({kind})"
 
 
 def _is_int(value):

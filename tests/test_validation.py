@@ -90,7 +90,7 @@ REJECTED = [
         check_d_model,
         (np.float64(4.0),),
         TypeError,
-        "d_model == np.float64(4.0) (float64), must be an even integer >= 2.",
+        "d_model == 4.0 (numpy float64), must be an even integer >= 2.",
     ),
     (
         check_positive,
@@ -134,7 +134,7 @@ REJECTED = [
         check_positions,
         ([np.True_, 1],),
         TypeError,
-        f"positions[0] == np.True_, {INTEGER_FOR_POSITIONS}.",
+        f"positions[0] == True (numpy bool), {INTEGER_FOR_POSITIONS}.",
     ),
     (
         check_positions,
