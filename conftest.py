@@ -1,5 +1,6 @@
 """Settings shared by the whole test suite (at the top, out of doctest collection)."""
 
+import os
 import sys
 
 import pytest
@@ -40,7 +41,13 @@ def pytest_collection_modifyitems(items):
     version stamp and came out byte-identical on every re-run here (see the
     README's maintainer notes); nbval's own ``--nbdime`` switch would do the same
     but crashes on pytest 9.
+
+    Only in the locked environment the notebooks were stored from: another
+    matplotlib draws other pixels, so ``make test-oldest`` and ``make test-latest``
+    set ``POSENC_COMPARE_PNG=0`` (every text output is still compared there).
     """
+    if os.environ.get("POSENC_COMPARE_PNG", "1") == "0":
+        return
     for parent in {item.parent for item in items}:
         skipped = getattr(parent, "skip_compare", None)
         if skipped is not None and "image/png" in skipped:
