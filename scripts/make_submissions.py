@@ -1,7 +1,7 @@
 """Write fake learner submissions of chapter 05, for the grader's tests and benchmark.
 
     python scripts/make_submissions.py DIR            # one of every kind
-    python scripts/make_submissions.py DIR --count 100 --kinds right,mistakes
+    python scripts/make_submissions.py DIR --count 100 --kinds mistakes
 
 Each submission is the solution notebook with one change: a mistake from
 chapter 04 in ``pos_encoding`` or ``lookup``, another valid convention, or a
@@ -73,6 +73,23 @@ HOSTILE_KINDS = {
         "lookup",
         "def my_lookup(table, token_id):\n    return table[token_id].copy()",
     ),
+    "forges-an-answer": (
+        "after-setup",
+        "import os\n\nforged = b'{\"status\": \"graded\", \"verdicts\": {}}'\n"
+        "os.write(1, forged + b'\\n')  # the grader's answers do not go to fd 1",
+    ),
+    "kills-grader": (
+        "after-setup",
+        "import os\nimport signal\n\nos.kill(os.getppid(), signal.SIGKILL)",
+    ),  # fmt: skip
+}
+#: a cell that swallows the grader's interrupt: only the worker's own limit ends it
+SLOW_KINDS = {
+    "ignores-interrupt": (
+        "after-setup",
+        "while True:\n    try:\n        while True:\n            pass\n"
+        "    except KeyboardInterrupt:\n        pass",
+    ),
 }
 OTHER_KINDS = ("concat", "added-to-table", "invalid-json", "other-course")
 ALL_KINDS = (*POS_ENCODING_KINDS, *OTHER_KINDS, *HOSTILE_KINDS)
@@ -104,8 +121,8 @@ def make_notebook(kind):
         _solution_cell(nb, "lookup").source = _ADDED_TO_TABLE
     elif kind == "other-course":
         nb.cells = [nbformat.v4.new_code_cell("print('Hello from another course')")]
-    elif kind in HOSTILE_KINDS:
-        where, source = HOSTILE_KINDS[kind]
+    elif kind in HOSTILE_KINDS or kind in SLOW_KINDS:
+        where, source = {**HOSTILE_KINDS, **SLOW_KINDS}[kind]
         if where == "after-setup":
             setup = next(
                 i for i, c in enumerate(nb.cells) if "setup_notebook()" in c.source
@@ -114,7 +131,8 @@ def make_notebook(kind):
         else:
             _solution_cell(nb, where).source = source
     elif kind != "invalid-json":
-        raise ValueError(f"kind == {kind!r}, must be one of {', '.join(ALL_KINDS)}.")
+        kinds = ", ".join((*ALL_KINDS, *SLOW_KINDS))
+        raise ValueError(f"kind == {kind!r}, must be one of {kinds}.")
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None

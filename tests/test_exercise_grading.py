@@ -6,9 +6,11 @@ compared exactly, except the seconds column.
 """
 
 import csv
+import queue
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ import pytest
 from posenc_lib import lookup, pos_encoding
 from posenc_lib.exercise.grading import (
     COLUMNS,
+    _grade_one,
     find_submissions,
     merge,
     parse_shard,
@@ -25,7 +28,12 @@ from posenc_lib.exercise.grading import (
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from make_submissions import ALL_KINDS, make_notebook, write_submissions  # noqa: E402
+from make_submissions import (  # noqa: E402
+    ALL_KINDS,
+    HOSTILE_KINDS,
+    make_notebook,
+    write_submissions,
+)
 
 LIMITS = ["--cell-seconds", "10", "--notebook-seconds", "60", "--memory-mb", "3072"]
 
@@ -107,6 +115,13 @@ def _expected_rows():
     renamed = f" [cell {first_use} failed: NameError: name 'lookup' is not defined]"
     all_pass(names["renamed"], renamed)
     put(names["renamed"], "lookup", False, _missing("lookup") + renamed)
+    # a line written to the kernel's fd 1 is not taken for the grader's answer
+    all_pass(names["forges-an-answer"])
+    # the learner's code killed the worker (its kernel's parent): SIGKILL, -9
+    for task in PASS:
+        message = "not graded: the grading process failed (exit status -9)"
+        message += " while running cell 3"
+        put(names["kills-grader"], task, False, message)
     return rows
 
 
@@ -168,6 +183,72 @@ def test_writing_outside_the_working_directory_is_not_prevented(graded):
     assert (folder / "tmp" / "posenc-escape.txt").read_text() == "x"  # no sandbox
 
 
+def _readme_hostile_cases():
+    """``{kind: text}`` from the README's table of hostile submissions."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("<!-- hostile-cases -->\n", 1)[1].split("\n\n", 1)[0]
+    cases = {}
+    for line in table.splitlines()[2:]:
+        kind, said = re.fullmatch(r"\| `([\w-]+)` \| (.*) \|", line).groups()
+        cases[kind] = said.removesuffix(" …")
+    return cases
+
+
+def test_the_readmes_table_of_hostile_cases_says_what_the_csv_says(graded):
+    folder, _ = graded
+    rows = _read(folder / "out" / "grades.csv")
+    cases = _readme_hostile_cases()
+    assert set(cases) == {*HOSTILE_KINDS, "invalid-json", "other-course"}
+    for kind, said in cases.items():
+        learner = f"{ALL_KINDS.index(kind):03d}-{kind}"
+        messages = [row["message"] for row in rows if row["learner"] == learner]
+        assert any(said in message for message in messages), (kind, messages)
+
+
+def _kernels_in(folder):
+    """Process ids of the processes whose working directory is under ``folder``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "cwd").resolve().is_relative_to(
+                folder
+            ):
+                found.append(int(entry.name))
+        except OSError:  # gone meanwhile, or not ours to look at
+            pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs Linux /proc")
+def test_no_kernel_outlives_the_grading(graded):
+    folder, _ = graded
+    # a kernel orphaned by a killed worker notices within a second and exits
+    deadline = time.monotonic() + 10
+    while _kernels_in(folder / "tmp") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _kernels_in(folder / "tmp") == []
+
+
+def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_path):
+    """The worker is killed after its own limit, and a new one grades the rest."""
+    write_submissions(tmp_path / "subs", ("ignores-interrupt", "right"))
+    limits = ["--cell-seconds", "1", "--notebook-seconds", "2"]
+    command = [sys.executable, "-m", "posenc_lib", "grade", str(tmp_path / "subs"),
+               "--out", str(tmp_path / "out"), "--jobs", "1", *limits]  # fmt: skip
+    subprocess.run(command, check=True, capture_output=True)
+    rows = {
+        (row["learner"], row["task"]): row
+        for row in _read(tmp_path / "out" / "grades.csv")
+    }
+    stopped = (
+        "not graded: the notebook ran past its time limit and was stopped "
+        "while running cell 3"
+    )
+    for task, message in PASS.items():
+        assert rows["000-ignores-interrupt", task]["message"] == stopped
+        assert rows["001-right", task]["message"] == message
+
+
 def test_shards_split_the_class_and_merge_joins_them(tmp_path):
     write_submissions(tmp_path / "subs", ("right", "sine-only", "other-course"))
     outs = []
@@ -186,6 +267,37 @@ def test_shards_split_the_class_and_merge_joins_them(tmp_path):
         "002-other-course",
     ]
     assert len(list((tmp_path / "all" / "feedback").glob("*.html"))) == 3
+
+
+class _FakeWorker:
+    def __init__(self, answer):
+        self.answer = answer
+
+    def grade(self, notebook):
+        return self.answer
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"status": "graded"},
+        {"status": "graded", "verdicts": {"lookup": 3}},
+        {"status": "graded", "verdicts": dict.fromkeys(PASS, "x")},
+        {"status": "graded", "verdicts": dict.fromkeys(PASS, {"passed": 1})}
+        | {"failed": "cell"},
+        {"status": "bogus"},
+        {"status": "kernel-died", "failed": 7},
+    ],
+)
+def test_a_malformed_answer_is_a_row_not_a_crash(tmp_path, answer):
+    """Learners' code runs as the grader's user and could write into its pipes."""
+    idle = queue.SimpleQueue()
+    idle.put(_FakeWorker(answer))
+    (tmp_path / "feedback").mkdir()
+    rows = _grade_one("eve", tmp_path / "eve.ipynb", tmp_path, idle)
+    message = "not graded: the grading process failed (a malformed answer)"
+    assert [row["message"] for row in rows] == [message] * 3
+    assert message in (tmp_path / "feedback" / "eve.html").read_text()
 
 
 def test_report_task_runs_the_checker_on_the_learners_function():

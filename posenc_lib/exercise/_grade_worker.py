@@ -1,31 +1,45 @@
-"""Grade one submission: ``python -m posenc_lib.exercise._grade_worker``.
+"""Grade submissions one after another: ``python -m posenc_lib.exercise._grade_worker``.
 
-The parent (:mod:`posenc_lib.exercise.grading`) starts one worker per submission,
-in a new session, with a time limit for the whole worker. The worker
+The parent (:mod:`posenc_lib.exercise.grading`) starts one worker per job, in a
+new session, and sends it one request per line on standard input,
+``{"notebook": PATH}``; the worker answers each with lines of JSON: one
+``{"running": CELL}`` as each cell starts (``null``: the checks), then the
+result (see :func:`grade_notebook`). Its one argument is the limits, as JSON:
+``{"cell_timeout": S, "notebook_timeout": S, "memory_mb": MB}``.
 
-1. caps its own address space (``RLIMIT_AS``), which the kernel it starts
+The worker
+
+1. caps its own address space (``RLIMIT_AS``), which every kernel it starts
    inherits, so a cell that allocates too much gets a ``MemoryError``;
-2. runs the learner's notebook in a fresh kernel of this Python, working
-   directory a fresh temporary folder, each cell under a time limit, keeping at
-   most a few kilobytes of each cell's output;
-3. runs each task's checker in that kernel, one cell per task, under the same
-   limit, and reads the verdicts back from a line marked with a random nonce that
-   the learner's code could not have known;
-4. prints one JSON object on standard output.
+2. keeps one kernel started ahead: while a learner's notebook runs, the next
+   learner's kernel starts, in its own fresh temporary folder, and imports the
+   modules the exercise imports (numpy, matplotlib, ``posenc_lib``) without
+   binding any name. No learner's code has run in it;
+3. runs the learner's notebook in that kernel, each cell under a time limit,
+   keeping at most a few kilobytes of each cell's output;
+4. runs each task's checker in that kernel, one cell per task, under the same
+   limit, and reads the verdicts back from a line marked with a random nonce
+   that the learner's code could not have known;
+5. kills that kernel's whole process group, deletes its folder, and answers.
 
-Reads its arguments as one JSON object on standard input:
-``{"notebook": PATH, "cell_timeout": S, "notebook_timeout": S, "memory_mb": MB}``.
+What is reused between learners is the worker process (its imports) and
+nothing that a learner's code has touched. The answers go out on a copy of the
+original standard output; the kernels' standard output is ``/dev/null``, so a
+kernel cannot write into the answers.
 """
 
 import json
+import os
 import resource
 import secrets
+import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import nbformat
+from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -33,6 +47,12 @@ from ._kernel import CurrentEnvKernelManager
 
 TASKS = ("lookup", "pos_encoding", "sinusoidal_positions")
 OUTPUT_CAP = 8_000  # characters of output kept per cell
+#: imported by a kernel before its learner's turn (the exercise imports them too)
+WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.exercise.grading")
+#: the kernel's command-line argument that imports them as it starts
+WARM_UP = "--IPKernelApp.exec_lines=" + "".join(
+    f"__import__({name!r});" for name in WARM_MODULES
+)
 
 _GRADE_CELL = """\
 import json as _posenc_json
@@ -59,9 +79,59 @@ class _CappedClient(NotebookClient):
         return super().output(outs, msg, display_id, cell_index)
 
 
+class _Kernel:
+    """A kernel of this Python, started in a fresh temporary folder."""
+
+    live = set()  # process-group ids of the kernels not yet stopped
+
+    def __init__(self):
+        self.folder = tempfile.TemporaryDirectory(
+            prefix="posenc-grade-", ignore_cleanup_errors=True
+        )
+        self.manager = CurrentEnvKernelManager()
+        run_sync(self.manager.start_kernel)(
+            cwd=self.folder.name, extra_arguments=[WARM_UP]
+        )
+        self.group = self.manager.provisioner.pid  # a session leader: its group id
+        _Kernel.live.add(self.group)
+
+    def stop(self):
+        """Kill the kernel and every process of its group; delete its folder."""
+        _kill_group(self.group)
+        _Kernel.live.discard(self.group)
+        try:
+            run_sync(self.manager.shutdown_kernel)(now=True)
+        except Exception:  # already dead: nothing left to stop
+            pass
+        self.folder.cleanup()
+
+
+def _kill_group(group):
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _on_terminate(signum, frame):  # pragma: no cover - the parent's timeout
+    """Kill every kernel of this worker, then exit."""
+    for group in list(_Kernel.live):
+        _kill_group(group)
+    os._exit(1)
+
+
 def _limit_memory(memory_mb):
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _answer_stream():
+    """A copy of standard output for the answers; fd 1 becomes ``/dev/null``."""
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    return answers
 
 
 def _error_of(cell):
@@ -94,16 +164,29 @@ def _timed_out(client):
     return "TimeoutError", f"still running after {client.timeout:g} s, so stopped"
 
 
-def _run_cells(client, nb, deadline, running):
-    """Run the learner's cells; return the first failing cell, or None.
+class _Progress:
+    """The cell running now (None: the checks), kept and told to the parent.
 
-    ``running["cell"]`` is set to each cell before it runs (for a dying kernel).
+    Should the kernel die, this is the cell it died in; should the worker be
+    killed or run out of time, the parent still knows where it was.
     """
+
+    def __init__(self, tell=None):
+        self.cell, self.tell = None, tell
+
+    def enter(self, cell):
+        self.cell = cell
+        if self.tell is not None:
+            self.tell(cell)
+
+
+def _run_cells(client, nb, deadline, progress):
+    """Run the learner's cells; return the first failing cell, or None."""
     failed = None
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
-        running["cell"] = _failed_cell(index, cell, "the kernel died in this cell")
+        progress.enter(_failed_cell(index, cell, "the kernel died in this cell"))
         if time.monotonic() > deadline:
             what = "not run: the notebook's time limit was reached before this cell"
             return failed or _failed_cell(index, cell, what)
@@ -138,44 +221,87 @@ def _read_verdict(cell, marker):
     return {"error": what[:500]}
 
 
-def grade_notebook(path, *, cell_timeout, notebook_timeout):
-    """The worker's result for one notebook, as a dict (see the module docstring)."""
-    started = time.monotonic()
+def _read(path):
+    """The notebook at ``path``, or the result that says why it cannot be read."""
     try:
-        nb = nbformat.read(path, as_version=4)
+        return nbformat.read(path, as_version=4), None
     except Exception as exc:  # invalid JSON, not a notebook, unreadable
-        return {"status": "unreadable", "detail": f"{type(exc).__name__}: {exc}"[:300]}
+        detail = f"{type(exc).__name__}: {exc}"[:300]
+        return None, {"status": "unreadable", "detail": detail}
+
+
+def grade_notebook(nb, kernel, *, cell_timeout, notebook_timeout, tell=None):
+    """Run ``nb`` and its checks in ``kernel`` (a started :class:`_Kernel`).
+
+    ``tell(cell)`` is called before each cell, and with None before the checks.
+    Returns ``{"status": "graded", "failed": CELL or None, "verdicts": {...}}``,
+    or ``{"status": "kernel-died", "failed": CELL}``.
+    """
+    started = time.monotonic()
     marker = f"<<posenc-grade {secrets.token_hex(16)}>>"
-    with tempfile.TemporaryDirectory(prefix="posenc-grade-") as folder:
-        client = _CappedClient(
-            nb,
-            kernel_manager_class=CurrentEnvKernelManager,
-            timeout=cell_timeout,
-            allow_errors=True,
-            record_timing=False,
-            interrupt_on_timeout=True,
-            resources={"metadata": {"path": folder}},
-        )
-        running = {"cell": None}
-        try:
-            with client.setup_kernel(cwd=folder):
-                failed = _run_cells(client, nb, started + notebook_timeout, running)
-                running["cell"] = None
-                verdicts = _grade_tasks(client, nb, marker)
-        except DeadKernelError:
-            return {"status": "kernel-died", "failed": running["cell"]}
+    client = _CappedClient(
+        nb,
+        km=kernel.manager,
+        timeout=cell_timeout,
+        allow_errors=True,
+        record_timing=False,
+        interrupt_on_timeout=True,
+        resources={"metadata": {"path": kernel.folder.name}},
+    )
+    progress = _Progress(tell)
+    try:
+        with client.setup_kernel():
+            failed = _run_cells(client, nb, started + notebook_timeout, progress)
+            progress.enter(None)
+            verdicts = _grade_tasks(client, nb, marker)
+    except DeadKernelError:
+        return {"status": "kernel-died", "failed": progress.cell}
+    finally:
+        if client.kc is not None:
+            client.kc.stop_channels()
     return {"status": "graded", "failed": failed, "verdicts": verdicts}
 
 
-def main():
-    args = json.loads(sys.stdin.read())
-    _limit_memory(args["memory_mb"])
-    result = grade_notebook(
-        Path(args["notebook"]),
-        cell_timeout=args["cell_timeout"],
-        notebook_timeout=args["notebook_timeout"],
-    )
-    sys.stdout.write(json.dumps(result))
+def _serve(requests, answers, limits):
+    """Answer each request line with one result line, a fresh kernel per learner.
+
+    Before the result come lines ``{"running": CELL}``, one as each cell starts
+    (``{"running": null}``: the checks).
+    """
+
+    def say(message):
+        answers.write(json.dumps(message) + "\n")
+        answers.flush()
+
+    spare = None
+    for line in requests:
+        nb, result = _read(Path(json.loads(line)["notebook"]))
+        if nb is not None:
+            kernel = None
+            try:
+                kernel, spare = spare or _Kernel(), None
+                spare = _Kernel()  # starts while this learner's notebook runs
+                result = grade_notebook(
+                    nb, kernel, cell_timeout=limits["cell_timeout"],
+                    notebook_timeout=limits["notebook_timeout"],
+                    tell=lambda cell: say({"running": cell}),
+                )  # fmt: skip
+            except Exception as exc:  # a kernel that would not start, ...
+                result = {"status": "worker-died", "detail": type(exc).__name__}
+            finally:
+                if kernel is not None:
+                    kernel.stop()
+        say(result)
+    if spare is not None:
+        spare.stop()
+
+
+def main(argv=None):
+    limits = json.loads((argv or sys.argv[1:])[0])
+    _limit_memory(limits["memory_mb"])
+    signal.signal(signal.SIGTERM, _on_terminate)
+    answers = _answer_stream()
+    _serve(sys.stdin, answers, limits)
     return 0
 
 

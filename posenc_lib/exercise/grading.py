@@ -5,10 +5,13 @@
 
 A submission is a learner's copy of ``notebooks/05_exercise.ipynb``: a notebook
 file (the learner is its file name without ``.ipynb``) or a folder holding one
-(the learner is the folder's name). Each one is run in a fresh kernel, in a
-fresh temporary working directory, by its own worker process; then every task's
-checker (``check_lookup``, ``check_pos_encoding``, ``check_sinusoidal_positions``)
-runs on the learner's function in that kernel. Written:
+(the learner is the folder's name). Each one is run in a kernel of its own, in
+a fresh temporary working directory; then every task's checker
+(``check_lookup``, ``check_pos_encoding``, ``check_sinusoidal_positions``) runs
+on the learner's function in that kernel. Each job has one worker process
+(:mod:`posenc_lib.exercise._grade_worker`) that grades its learners one after
+another and starts each next kernel ahead; no kernel is used for two learners.
+Written:
 
 - ``DIR/grades.csv``: one row per learner and task, with the columns
   ``learner, task, passed, mistake, convention, seconds, message``;
@@ -18,28 +21,31 @@ runs on the learner's function in that kernel. Written:
 What is contained, and what is not
 ----------------------------------
 Contained: time (each cell, each check and each notebook has a limit, and a
-worker that outlives its notebook's limit is killed with its kernel), memory
-(the worker and its kernel each get at most ``memory_mb`` of address space, so a
-huge allocation is a ``MemoryError``), output (a cell's output is capped at a few
+worker that outlives them is killed with its kernels), memory (the worker and
+each of its kernels get at most ``memory_mb`` of address space, so a huge
+allocation is a ``MemoryError``), output (a cell's output is capped at a few
 kilobytes), the working directory (a fresh temporary folder), and crashes (a
-dying kernel, ``sys.exit()``, ``os._exit()``, invalid JSON: each becomes a row
-that says so, and the other learners are graded as usual).
+dying kernel, ``sys.exit()``, ``os._exit()``, invalid JSON, a killed worker:
+each becomes a row that says so, and the other learners are graded as usual).
 
 **Not contained: this is not a security sandbox.** The learner's code runs as
 the grader's own user, with the grader's files and network. A cell can write
-outside its working directory, read files, or tamper with the checkers inside
-its own kernel. Grade untrusted notebooks in a container or a throwaway account.
+outside its working directory, read files, tamper with the checkers inside its
+own kernel, or reach the other kernels of the same run. Grade untrusted
+notebooks in a container or a throwaway account.
 """
 
 import csv
 import html
 import json
 import os
+import queue
+import selectors
 import signal
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +68,7 @@ class Limits:
     notebook_seconds : float
         The learner's cells together; later cells are not run.
     memory_mb : int
-        Address space of the worker and, separately, of its kernel.
+        Address space of the worker and, separately, of each of its kernels.
     """
 
     cell_seconds: float = 20.0
@@ -70,7 +76,7 @@ class Limits:
     memory_mb: int = 4096
 
     def worker_seconds(self):
-        """How long a worker may live: notebook, checks, kernel start, margin."""
+        """How long a worker may take for one learner: notebook, checks, margin."""
         return self.notebook_seconds + len(TASKS) * self.cell_seconds + 30.0
 
 
@@ -160,46 +166,120 @@ def find_submissions(paths):
     return dict(sorted(found.items()))
 
 
-def _run_worker(notebook, limits):
-    """Run one worker; its JSON result, or what stopped it."""
-    request = json.dumps({
-        "notebook": str(notebook), "cell_timeout": limits.cell_seconds,
-        "notebook_timeout": limits.notebook_seconds, "memory_mb": limits.memory_mb,
-    })  # fmt: skip
-    command = [sys.executable, "-m", "posenc_lib.exercise._grade_worker"]
-    process = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, start_new_session=True, text=True,
-    )  # fmt: skip
-    try:
-        out, _ = process.communicate(request, timeout=limits.worker_seconds())
-    except subprocess.TimeoutExpired:
-        _kill_session(process)
-        return {"status": "worker-timeout"}
-    finally:
-        _kill_session(process)  # the kernel too, if it outlived its worker
-    try:
-        return json.loads(out)
-    except json.JSONDecodeError:
-        return {"status": "worker-died", "detail": f"exit status {process.returncode}"}
+class _Worker:
+    """One worker process, grading one submission after another.
 
+    It is started on first use and again after it dies or runs out of time.
+    """
 
-def _kill_session(process):
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    process.wait()
+    def __init__(self, limits):
+        self.limits = limits
+        self.process = None
+        self.pending = b""  # what the worker wrote after the last whole line
+
+    def _start(self):
+        limits = json.dumps({
+            "cell_timeout": self.limits.cell_seconds,
+            "notebook_timeout": self.limits.notebook_seconds,
+            "memory_mb": self.limits.memory_mb,
+        })  # fmt: skip
+        command = [sys.executable, "-m", "posenc_lib.exercise._grade_worker", limits]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, start_new_session=True, bufsize=0,
+        )  # fmt: skip
+        self.pending = b""
+
+    def grade(self, notebook):
+        """The worker's result for one notebook, or what stopped it.
+
+        A result that is not ``graded`` names, under ``"failed"``, the cell that
+        was running, if the worker said which.
+        """
+        if self.process is None:
+            self._start()
+        deadline = time.monotonic() + self.limits.worker_seconds()
+        running = ()  # the cell the worker said it runs; None: the checks
+        try:
+            request = json.dumps({"notebook": str(notebook)}) + "\n"
+            self.process.stdin.write(request.encode())
+            while True:
+                answer = json.loads(self._line(deadline))
+                if not isinstance(answer, dict):
+                    raise ValueError("not a JSON object")
+                if "running" not in answer:
+                    return answer
+                running = (answer["running"],)
+        except TimeoutError:
+            self.stop(now=True)
+            result = {"status": "worker-timeout"}
+            what = "still running when the time limit was reached"
+        except (OSError, ValueError):  # a broken pipe, a cut-off or empty line
+            result = {
+                "status": "worker-died",
+                "detail": f"exit status {self.stop(True)}",
+            }
+            what = "the grading process stopped while this cell ran"
+        if running:
+            result["failed"] = running[0] and {**running[0], "error": what}
+        return result
+
+    def _line(self, deadline):
+        """The worker's next line; TimeoutError after ``deadline``, b"" at its end."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            while b"\n" not in self.pending:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise TimeoutError
+                chunk = self.process.stdout.read(65536)
+                if not chunk:
+                    return b""
+                self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line
+
+    def stop(self, now=False):
+        """End the worker (when it has stopped its kernels, or at once if ``now``).
+
+        Returns its exit status.
+        """
+        if self.process is None:
+            return None
+        process, self.process = self.process, None
+        try:
+            if not now:
+                process.stdin.close()  # the worker stops its kernels and exits
+                process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        for signum in (signal.SIGTERM, signal.SIGKILL):  # SIGTERM: it kills its kernels
+            try:
+                os.killpg(process.pid, signum)
+                process.wait(timeout=2)
+                break
+            except (ProcessLookupError, PermissionError):
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        return process.wait()
 
 
 _STATUS = {
     "unreadable": "not graded: the file is not a readable notebook ({detail})",
-    "kernel-died": "not graded: the kernel died (os._exit, a crash, or memory) "
-    "while running {cell}",
+    "kernel-died": "not graded: the kernel died (os._exit, a crash, or memory){where}",
     "worker-timeout": "not graded: the notebook ran past its time limit "
-    "and was stopped",
-    "worker-died": "not graded: the grading process failed ({detail})",
+    "and was stopped{where}",
+    "worker-died": "not graded: the grading process failed ({detail}){where}",
 }
+
+
+def _where(result):
+    """Where a learner's grading stopped: " while running cell 3", or ""."""
+    if "failed" not in result:
+        return ""
+    failed = result["failed"]
+    return " while running " + (f"cell {failed['index']}" if failed else "the checks")
 
 
 def _rows(learner, result, seconds):
@@ -209,9 +289,8 @@ def _rows(learner, result, seconds):
     for task in TASKS:
         verdict = result.get("verdicts", {}).get(task)
         if status != "graded":
-            failed = result.get("failed")
-            cell = f"cell {failed['index']}" if failed else "the checks"
-            message = _STATUS[status].format(cell=cell, detail=result.get("detail"))
+            where = _where(result)
+            message = _STATUS[status].format(where=where, detail=result.get("detail"))
             verdict = {"passed": False, "message": message}
         elif "error" in verdict:
             verdict = {"passed": False, "message": f"not graded: {verdict['error']}"}
@@ -248,11 +327,21 @@ def _feedback_page(learner, result, rows):
             + "\n".join(parts) + "</body></html>")  # fmt: skip
 
 
-def _grade_one(learner, notebook, limits, out):
-    started = time.monotonic()
-    result = _run_worker(notebook, limits)
-    rows = _rows(learner, result, time.monotonic() - started)
-    page = _feedback_page(learner, result, rows)
+def _grade_one(learner, notebook, out, idle):
+    worker = idle.get()  # one of the jobs' workers, not busy
+    try:
+        started = time.monotonic()
+        result = worker.grade(notebook)
+        seconds = time.monotonic() - started
+    finally:
+        idle.put(worker)
+    try:
+        rows = _rows(learner, result, seconds)
+        page = _feedback_page(learner, result, rows)
+    except (KeyError, TypeError, AttributeError, ValueError):  # a learner's forgery?
+        result = {"status": "worker-died", "detail": "a malformed answer"}
+        rows = _rows(learner, result, seconds)
+        page = _feedback_page(learner, result, rows)
     (out / "feedback" / f"{_safe_name(learner)}.html").write_text(page, "utf-8")
     return rows
 
@@ -310,15 +399,22 @@ def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
         submissions = submissions[index - 1 :: count]
     out = Path(out)
     (out / "feedback").mkdir(parents=True, exist_ok=True)
-    rows, done = [], 0
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_grade_one, name, nb, limits, out)
-                   for name, nb in submissions]  # fmt: skip
-        for future in futures:
-            rows += future.result()
-            done += 1
-            if progress:
-                progress(done, len(submissions))
+    workers = [_Worker(limits) for _ in range(min(jobs, len(submissions)) or 1)]
+    idle = queue.SimpleQueue()
+    for worker in workers:
+        idle.put(worker)
+    rows = []
+    try:
+        with ThreadPoolExecutor(max_workers=len(workers)) as pool:
+            futures = [pool.submit(_grade_one, name, nb, out, idle)
+                       for name, nb in submissions]  # fmt: skip
+            for done, future in enumerate(as_completed(futures), 1):
+                rows += future.result()
+                if progress:
+                    progress(done, len(submissions))
+    finally:
+        for worker in workers:
+            worker.stop()
     return write_csv(rows, out / "grades.csv")
 
 
