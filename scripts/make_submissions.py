@@ -75,7 +75,7 @@ HOSTILE_KINDS = {
     ),
     "forges-an-answer": (
         "after-setup",
-        "import os\n\nforged = b'{\"status\": \"graded\", \"verdicts\": {}}'\n"
+        'import os\n\nforged = b\'{"status": "graded", "verdicts": {}}\'\n'
         "os.write(1, forged + b'\\n')  # the grader's answers do not go to fd 1",
     ),
     "kills-grader": (

@@ -50,9 +50,10 @@ def _pyproject():
 
 
 def _declared():
-    """``{name: Requirement}`` for the runtime dependencies and the dev extra."""
+    """``{name: Requirement}`` for the runtime dependencies and the extras."""
     project = _pyproject()
-    requirements = project["dependencies"] + project["optional-dependencies"]["dev"]
+    extras = project["optional-dependencies"]
+    requirements = project["dependencies"] + extras["dev"] + extras["grade"]
     return {_name(req): Requirement(req) for req in requirements}
 
 

@@ -37,6 +37,7 @@ notebooks in a container or a throwaway account.
 
 import csv
 import html
+import importlib.util
 import json
 import os
 import queue
@@ -54,6 +55,8 @@ from .._validation import check_integer, check_positive
 __all__ = ["COLUMNS", "TASKS", "Limits", "grade", "merge", "report_task"]
 
 TASKS = ("lookup", "pos_encoding", "sinusoidal_positions")
+#: what grading imports beyond the library's own dependencies (the "grade" extra)
+NEEDS = ("ipykernel", "jupyter_client", "nbclient", "nbformat")
 COLUMNS = ("learner", "task", "passed", "mistake", "convention", "seconds", "message")
 
 
@@ -391,6 +394,7 @@ def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
     list of dict
         The rows written to the CSV.
     """
+    _check_installed()
     jobs = check_integer(jobs or os.cpu_count() or 1, "jobs", min_value=1)
     check_positive(limits.cell_seconds, "cell_seconds")
     submissions = list(find_submissions(paths).items())
@@ -416,6 +420,17 @@ def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
         for worker in workers:
             worker.stop()
     return write_csv(rows, out / "grades.csv")
+
+
+def _check_installed():
+    """Raise a clear error if a package that grading needs is missing."""
+    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ModuleNotFoundError(
+            f"grading needs {', '.join(NEEDS)}; not installed here: "
+            f"{', '.join(missing)}. Install posenc-lib's grade extra (in a clone "
+            "of the course: pip install '.[grade]')."
+        )
 
 
 def write_csv(rows, path):

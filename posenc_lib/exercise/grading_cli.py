@@ -60,7 +60,7 @@ def grade_main(args):
                 args.submissions, args.out, jobs=args.jobs, limits=limits,
                 shard=args.shard, progress=progress,
             )  # fmt: skip
-    except (OSError, ValueError, TypeError) as exc:
+    except (OSError, ValueError, TypeError, ImportError) as exc:
         print(f"posenc grade: {exc}", file=sys.stderr)
         return 2
     learners = len({row["learner"] for row in rows})

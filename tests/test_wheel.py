@@ -1,0 +1,89 @@
+"""The library as a user installs it: built into a wheel, in a fresh environment.
+
+The course's own environments install it editable, which finds every module
+in the source tree; only a built wheel shows what ``pip install`` would get.
+"""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UV = Path(sys.executable).parent / "uv"  # installed by scripts/setup_env.py
+
+
+def _run(*command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    if UV.exists():
+        _run(str(UV), "build", "--wheel", "--out-dir", str(out), str(ROOT))
+    else:  # POSENC_NO_UV=1
+        _run(
+            sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(ROOT)
+        )
+    (path,) = out.glob("posenc_lib-*.whl")
+    return path
+
+
+def test_the_wheel_holds_every_module_of_the_library(wheel):
+    source = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "posenc_lib").rglob("*.py")
+    }
+    with zipfile.ZipFile(wheel) as archive:
+        packed = {name for name in archive.namelist() if name.endswith(".py")}
+    assert packed == source
+
+
+def _install(python, requirement):
+    lock = str(ROOT / "requirements" / "lock.txt")  # the locked numpy, matplotlib, ...
+    if UV.exists():
+        _run(
+            str(UV), "pip", "install", "--python", str(python), requirement, "-c", lock
+        )
+    else:
+        _run(str(python), "-m", "pip", "install", requirement, "-c", lock)
+
+
+def test_the_wheel_installs_and_imports_in_a_fresh_environment(wheel, tmp_path):
+    venv = tmp_path / "venv"
+    _run(sys.executable, "-m", "venv", str(venv))
+    python = venv / "bin" / "python"
+    _install(python, str(wheel))
+    code = (
+        "import posenc_lib, posenc_lib.figures, posenc_lib.exercise.checkers\n"
+        "print(posenc_lib.__file__)\n"
+        "print(posenc_lib.sinusoidal_positions([3], 4).round(4).tolist())"
+    )
+    done = _run(str(python), "-c", code, cwd=tmp_path)  # not from the source tree
+    where, table = done.stdout.splitlines()
+    assert Path(where).is_relative_to(venv)
+    assert table == "[[0.1411, -0.99, 0.03, 0.9996]]"
+    assert "{run,grade}" in _run(str(venv / "bin" / "posenc"), "--help").stdout
+    # without the "grade" extra, grading says what is missing, before any learner
+    (tmp_path / "alice.ipynb").write_text("{}")
+    command = [str(venv / "bin" / "posenc"), "grade", "alice.ipynb", "--out", "out"]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "not installed here: ipykernel, jupyter_client, nbclient, nbformat." in (
+        done.stderr
+    )
+    assert "pip install '.[grade]'" in done.stderr
+    assert not (tmp_path / "out" / "grades.csv").exists()
+    # with it, the installed worker grades a generated submission
+    _install(python, f"{wheel}[grade]")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from make_submissions import write_submissions
+
+    write_submissions(tmp_path / "class", ("sine-only",))
+    command[2] = str(tmp_path / "class")
+    _run(*command, cwd=tmp_path)
+    grades = (tmp_path / "out" / "grades.csv").read_text()
+    assert "000-sine-only,pos_encoding,False,sine-only," in grades
