@@ -6,6 +6,7 @@ compared exactly, except the seconds column.
 """
 
 import csv
+import os
 import queue
 import re
 import subprocess
@@ -136,7 +137,7 @@ def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
     write_submissions(folder / "submissions")
     (folder / "tmp").mkdir()
-    env = {**__import__("os").environ, "TMPDIR": str(folder / "tmp")}
+    env = {**os.environ, "TMPDIR": str(folder / "tmp")}
     command = [sys.executable, "-m", "posenc_lib", "grade",
                str(folder / "submissions"), "--out", str(folder / "out"),
                "--jobs", "2", *LIMITS]  # fmt: skip
@@ -229,13 +230,24 @@ def test_no_kernel_outlives_the_grading(graded):
     assert _kernels_in(folder / "tmp") == []
 
 
+def test_no_kernel_folder_is_left_behind(graded):
+    folder, _ = graded
+    # a killed worker's (kills-grader) included: the grader deletes them
+    left = sorted(path.name for path in (folder / "tmp").iterdir())
+    everything = [str(path) for path in sorted((folder / "tmp").rglob("*"))]
+    assert left == ["posenc-escape.txt"], everything
+
+
 def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_path):
     """The worker is killed after its own limit, and a new one grades the rest."""
     write_submissions(tmp_path / "subs", ("ignores-interrupt", "right"))
-    limits = ["--cell-seconds", "1", "--notebook-seconds", "2"]
+    limits = ["--cell-seconds", "2", "--notebook-seconds", "5"]
     command = [sys.executable, "-m", "posenc_lib", "grade", str(tmp_path / "subs"),
                "--out", str(tmp_path / "out"), "--jobs", "1", *limits]  # fmt: skip
-    subprocess.run(command, check=True, capture_output=True)
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    subprocess.run(command, check=True, capture_output=True, env=env)
+    assert list((tmp_path / "tmp").iterdir()) == []
     rows = {
         (row["learner"], row["task"]): row
         for row in _read(tmp_path / "out" / "grades.csv")

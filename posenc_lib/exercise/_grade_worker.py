@@ -2,9 +2,10 @@
 
 The parent (:mod:`posenc_lib.exercise.grading`) starts one worker per job, in a
 new session, and sends it one request per line on standard input,
-``{"notebook": PATH}``; the worker answers each with lines of JSON: one
-``{"running": CELL}`` as each cell starts (``null``: the checks), then the
-result (see :func:`grade_notebook`). Its one argument is the limits, as JSON:
+``{"notebook": PATH}``; the worker answers each with lines of JSON: the
+folders of its live kernels, ``{"running": CELL}`` as each cell starts
+(``null``: the checks), then the result (see :func:`grade_notebook`). Its one
+argument is the limits, as JSON:
 ``{"cell_timeout": S, "notebook_timeout": S, "memory_mb": MB}``.
 
 The worker
@@ -88,9 +89,13 @@ class _Kernel:
         self.folder = tempfile.TemporaryDirectory(
             prefix="posenc-grade-", ignore_cleanup_errors=True
         )
-        self.manager = CurrentEnvKernelManager()
+        # its connection file too, so that deleting the folder leaves nothing
+        connection = os.path.join(self.folder.name, ".posenc-kernel.json")
+        self.manager = CurrentEnvKernelManager(connection_file=connection)
+        # as nbclient starts kernels: no history written to the user's profile
+        history = "--HistoryManager.hist_file=:memory:"
         run_sync(self.manager.start_kernel)(
-            cwd=self.folder.name, extra_arguments=[WARM_UP]
+            cwd=self.folder.name, extra_arguments=[history, WARM_UP]
         )
         self.group = self.manager.provisioner.pid  # a session leader: its group id
         _Kernel.live.add(self.group)
@@ -237,7 +242,6 @@ def grade_notebook(nb, kernel, *, cell_timeout, notebook_timeout, tell=None):
     Returns ``{"status": "graded", "failed": CELL or None, "verdicts": {...}}``,
     or ``{"status": "kernel-died", "failed": CELL}``.
     """
-    started = time.monotonic()
     marker = f"<<posenc-grade {secrets.token_hex(16)}>>"
     client = _CappedClient(
         nb,
@@ -250,8 +254,9 @@ def grade_notebook(nb, kernel, *, cell_timeout, notebook_timeout, tell=None):
     )
     progress = _Progress(tell)
     try:
-        with client.setup_kernel():
-            failed = _run_cells(client, nb, started + notebook_timeout, progress)
+        with client.setup_kernel():  # waits until the kernel is ready
+            deadline = time.monotonic() + notebook_timeout  # the learner's cells
+            failed = _run_cells(client, nb, deadline, progress)
             progress.enter(None)
             verdicts = _grade_tasks(client, nb, marker)
     except DeadKernelError:
@@ -265,8 +270,9 @@ def grade_notebook(nb, kernel, *, cell_timeout, notebook_timeout, tell=None):
 def _serve(requests, answers, limits):
     """Answer each request line with one result line, a fresh kernel per learner.
 
-    Before the result come lines ``{"running": CELL}``, one as each cell starts
-    (``{"running": null}``: the checks).
+    Before the result come a line ``{"live": [FOLDER, FOLDER]}`` (the folders of
+    the kernels alive now, for the parent to delete should this worker be killed)
+    and lines ``{"running": CELL}``, one as each cell starts (``null``: the checks).
     """
 
     def say(message):
@@ -281,6 +287,7 @@ def _serve(requests, answers, limits):
             try:
                 kernel, spare = spare or _Kernel(), None
                 spare = _Kernel()  # starts while this learner's notebook runs
+                say({"live": [kernel.folder.name, spare.folder.name]})
                 result = grade_notebook(
                     nb, kernel, cell_timeout=limits["cell_timeout"],
                     notebook_timeout=limits["notebook_timeout"],

@@ -42,9 +42,11 @@ import json
 import os
 import queue
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -179,6 +181,7 @@ class _Worker:
         self.limits = limits
         self.process = None
         self.pending = b""  # what the worker wrote after the last whole line
+        self.live = []  # the folders of its kernels, as it last said
 
     def _start(self):
         limits = json.dumps({
@@ -210,9 +213,12 @@ class _Worker:
                 answer = json.loads(self._line(deadline))
                 if not isinstance(answer, dict):
                     raise ValueError("not a JSON object")
-                if "running" not in answer:
+                if "live" in answer:
+                    self.live = answer["live"]
+                elif "running" in answer:
+                    running = (answer["running"],)
+                else:
                     return answer
-                running = (answer["running"],)
         except TimeoutError:
             self.stop(now=True)
             result = {"status": "worker-timeout"}
@@ -265,7 +271,22 @@ class _Worker:
                 break
             except subprocess.TimeoutExpired:
                 continue
-        return process.wait()
+        status = process.wait()
+        _remove_kernel_folders(self.live)  # what a killed worker could not delete
+        self.live = []
+        return status
+
+
+def _remove_kernel_folders(paths):
+    """Delete a worker's kernel folders that are left.
+
+    Only ``posenc-grade-*`` folders right in the temporary directory, whatever
+    the list says: the list comes from a process the learner's code could reach.
+    """
+    for path in map(Path, paths):
+        here = path.parent == Path(tempfile.gettempdir())
+        if here and path.name.startswith("posenc-grade-"):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 _STATUS = {
