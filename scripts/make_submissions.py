@@ -39,11 +39,25 @@ POS_ENCODING_KINDS = {
     "integer-power": ("pos / int(10000 ** (2 * (k // 2) / d))", _RIGHT_VALUE),
 }
 
-_CONCAT = '''\
+#: pos_encoding in the other libraries' conventions: convention -> source
+CONVENTION_KINDS = {
+    "concat": '''\
 def pos_encoding(pos, d):
-    """[sin | cos] halves, as Marian and tensor2tensor lay them out."""
+    """[sin | cos] halves, as Marian and GPT-J lay them out."""
     angle = pos / 10000 ** (2 * np.arange(d // 2) / d)  # (d // 2,)
-    return np.concatenate([np.sin(angle), np.cos(angle)])'''
+    return np.concatenate([np.sin(angle), np.cos(angle)])''',
+    "cos-first": '''\
+def pos_encoding(pos, d):
+    """[cos | sin] halves, as guided-diffusion's timestep embedding."""
+    angle = pos / 10000 ** (2 * np.arange(d // 2) / d)  # (d // 2,)
+    return np.concatenate([np.cos(angle), np.sin(angle)])''',
+    "tensor2tensor": '''\
+def pos_encoding(pos, d):
+    """[sin | cos] halves with tensor2tensor's spacing of the frequencies."""
+    half = d // 2
+    angle = pos * np.exp(-np.log(10000) * np.arange(half) / max(half - 1, 1))
+    return np.concatenate([np.sin(angle), np.cos(angle)])''',
+}
 
 _ADDED_TO_TABLE = '''\
 def lookup(table, token_id):
@@ -91,7 +105,7 @@ SLOW_KINDS = {
         "    except KeyboardInterrupt:\n        pass",
     ),
 }
-OTHER_KINDS = ("concat", "added-to-table", "invalid-json", "other-course")
+OTHER_KINDS = (*CONVENTION_KINDS, "added-to-table", "invalid-json", "other-course")
 ALL_KINDS = (*POS_ENCODING_KINDS, *OTHER_KINDS, *HOSTILE_KINDS)
 
 
@@ -115,8 +129,8 @@ def make_notebook(kind):
         _solution_cell(nb, "pos_encoding").source = _POS_ENCODING.format(
             angle=angle, value=value
         )
-    elif kind == "concat":
-        _solution_cell(nb, "pos_encoding").source = _CONCAT
+    elif kind in CONVENTION_KINDS:
+        _solution_cell(nb, "pos_encoding").source = CONVENTION_KINDS[kind]
     elif kind == "added-to-table":
         _solution_cell(nb, "lookup").source = _ADDED_TO_TABLE
     elif kind == "other-course":

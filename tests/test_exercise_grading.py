@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from make_submissions import (  # noqa: E402
     ALL_KINDS,
+    CONVENTION_KINDS,
     HOSTILE_KINDS,
     make_notebook,
     write_submissions,
@@ -78,12 +79,13 @@ def _expected_rows():
         all_pass(names[mistake])
         message = f"pos_encoding: not right yet; this is the mistake '{mistake}'."
         put(names[mistake], "pos_encoding", False, message, mistake)
-    all_pass(names["concat"])
-    concat = (
-        "pos_encoding: not the exercise's layout yet; your answer follows the "
-        "'concat' convention."
-    )
-    put(names["concat"], "pos_encoding", False, concat, convention="concat")
+    for convention in CONVENTION_KINDS:  # every layout but the lesson's
+        all_pass(names[convention])
+        message = (
+            "pos_encoding: not the exercise's layout yet; your answer follows the "
+            f"'{convention}' convention."
+        )
+        put(names[convention], "pos_encoding", False, message, convention=convention)
     all_pass(names["added-to-table"])
     message = "lookup: not right yet; this is the mistake 'added-to-table'."
     put(names["added-to-table"], "lookup", False, message, "added-to-table")
@@ -124,6 +126,13 @@ def _expected_rows():
         message += " while running cell 3"
         put(names["kills-grader"], task, False, message)
     return rows
+
+
+def test_the_class_has_every_mistake_every_convention_and_the_right_answer():
+    from posenc_lib.conventions import CONVENTIONS
+    from posenc_lib.exercise.mistakes import MISTAKES
+
+    assert {"right", *MISTAKES, *CONVENTIONS} - {"interleaved"} <= set(ALL_KINDS)
 
 
 def _read(path):
@@ -174,7 +183,8 @@ def test_every_learner_gets_a_feedback_page(graded):
     assert pages == sorted(_expected_rows())
     page = (folder / "out" / "feedback" / "001-k-instead-of-pair.html").read_text()
     assert "k-instead-of-pair" in page and "<h2><code>pos_encoding</code></h2>" in page
-    looped = (folder / "out" / "feedback" / "010-loop-top-level.html").read_text()
+    looped = f"{ALL_KINDS.index('loop-top-level'):03d}-loop-top-level.html"
+    looped = (folder / "out" / "feedback" / looped).read_text()
     assert "Your first failing cell (cell 3)" in looped and "while True:" in looped
 
 
