@@ -1,6 +1,7 @@
 """Grade submissions one after another: ``python -m posenc_lib.exercise._grade_worker``.
 
-The parent (:mod:`posenc_lib.exercise.grading`) starts one worker per job, in a
+The parent (:mod:`posenc_lib.exercise.grading`, through
+:class:`posenc_lib.exercise._workers.Worker`) starts one worker per job, in a
 new session, and sends it one request per line on standard input,
 ``{"notebook": PATH}``; the worker answers each with lines of JSON: the
 folders of its live kernels, ``{"running": CELL}`` as each cell starts
