@@ -3,6 +3,7 @@
     python scripts/run_notebooks.py              # every notebooks/**/*.ipynb
     python scripts/run_notebooks.py notebooks/02_*.ipynb
     python scripts/run_notebooks.py --check      # fail if a re-run changes a file
+    python scripts/run_notebooks.py --jobs 1     # one at a time (default: the cores)
 
 Each notebook runs top to bottom in a new kernel of *this* Python (the venv's),
 with the notebook's folder as working directory. Cells tagged
@@ -26,9 +27,12 @@ setup_notebook``, which every notebook calls):
 
 import argparse
 import hashlib
+import multiprocessing
+import os
 import re
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -148,29 +152,56 @@ def normalise(nb):
     return nb
 
 
-def run(path, check=False):
-    """Execute and normalise one notebook; write it (or, with ``check``, compare).
+def _run_one(path, check=False):
+    """Execute, normalise and write (or compare) one notebook.
 
-    Returns True on success (and, with ``check``, when the file is up to date).
+    Returns ``(ok, report)``: ``report`` is the line to print, or why it failed.
     """
     nb = nbformat.read(path, as_version=4)
+    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     start = time.perf_counter()
     try:
         execute(nb, path.parent)
     except (CellExecutionError, CellTimeoutError) as error:
-        print(f"FAILED {path}:\n{error}", file=sys.stderr)
-        return False
+        return False, f"FAILED {name}:\n{error}"
+    except Exception as error:  # a kernel that died or would not start
+        return False, f"FAILED {name}: {type(error).__name__}: {error}"
     seconds = time.perf_counter() - start
     nbformat.validate(normalise(nb))
     text = nbformat.writes(nb).rstrip("\n") + "\n"  # as nbformat.write stores it
-    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     if check:
         same = path.read_text(encoding="utf-8") == text
-        print(f"{seconds:6.1f} s  {name}  {'up to date' if same else 'WOULD CHANGE'}")
-        return same
+        return (
+            same,
+            f"{seconds:6.1f} s  {name}  {'up to date' if same else 'WOULD CHANGE'}",
+        )
     path.write_text(text, encoding="utf-8")
-    print(f"{seconds:6.1f} s  {name}")
-    return True
+    return True, f"{seconds:6.1f} s  {name}"
+
+
+def run(path, check=False):
+    """Execute and normalise one notebook; write it (or, with ``check``, compare).
+
+    Prints what happened; returns True on success (and, with ``check``, when the
+    file is up to date).
+    """
+    ok, report = _run_one(path, check)
+    print(report, file=sys.stdout if ok else sys.stderr, flush=True)
+    return ok
+
+
+def run_all(paths, check=False, jobs=1):
+    """:func:`run` for every path, ``jobs`` notebooks at a time (each its own
+    process and kernel); reports are printed in the order of ``paths``."""
+    if jobs == 1 or len(paths) == 1:
+        return [run(path, check) for path in paths]
+    results = []
+    spawn = multiprocessing.get_context("spawn")  # no forked zmq state
+    with ProcessPoolExecutor(jobs, mp_context=spawn) as pool:
+        for ok, report in pool.map(_run_one, paths, [check] * len(paths)):
+            print(report, file=sys.stdout if ok else sys.stderr, flush=True)
+            results.append(ok)
+    return results
 
 
 def main(argv=None):
@@ -181,12 +212,19 @@ def main(argv=None):
         action="store_true",
         help="write nothing; exit 1 if re-executing would change a stored notebook",
     )
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1,
+        help="notebooks run at once (default: the number of cores)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs == {args.jobs}, must be an integer >= 1")
     notebooks = find_notebooks(args.paths)
     if not notebooks:
         raise SystemExit("run_notebooks: no notebooks found.")
     start = time.perf_counter()
-    results = [run(path.resolve(), check=args.check) for path in notebooks]
+    paths = [path.resolve() for path in notebooks]
+    results = run_all(paths, check=args.check, jobs=args.jobs)
     total = time.perf_counter() - start
     print(f"{total:6.1f} s  total, {results.count(True)}/{len(results)} ok")
     return 0 if all(results) else 1

@@ -1,15 +1,14 @@
 """scripts/run_notebooks.py: normalisation, and two runs giving the same bytes."""
 
-import importlib.util
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "run_notebooks.py"
-_spec = importlib.util.spec_from_file_location("run_notebooks", SCRIPT)
-run_notebooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(run_notebooks)
+# importable by name, as the processes of --jobs import it again
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import run_notebooks  # noqa: E402
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
@@ -101,3 +100,23 @@ def test_a_failing_notebook_is_reported_and_left_untouched(tmp_path):
     before = path.read_bytes()
     assert run_notebooks.main([str(path)]) == 1
     assert path.read_bytes() == before
+
+
+def test_notebooks_run_in_parallel_report_in_order(tmp_path, capsys):
+    good, bad = tmp_path / "a_good.ipynb", tmp_path / "b_bad.ipynb"
+    for path, source in ((good, "print(6 * 7)"), (bad, "1 / 0")):
+        cell = nbformat.v4.new_code_cell(source)
+        nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    before = bad.read_bytes()
+    assert run_notebooks.main([str(good), str(bad), "--jobs", "2"]) == 1
+    assert nbformat.read(good, as_version=4).cells[0].outputs[0]["text"] == "42\n"
+    assert bad.read_bytes() == before  # a failing notebook is left untouched
+    out, err = capsys.readouterr()
+    assert "a_good.ipynb" in out and "FAILED" in err and "b_bad.ipynb" in err
+    assert out.strip().splitlines()[-1].endswith("total, 1/2 ok")
+
+
+def test_a_bad_jobs_value_is_a_clear_error(capsys):
+    with pytest.raises(SystemExit):
+        run_notebooks.main(["--jobs", "0"])
+    assert "--jobs == 0, must be an integer >= 1" in capsys.readouterr().err
