@@ -6,6 +6,7 @@ from pathlib import Path
 
 import nbformat
 import numpy as np
+from notebook_reading import EXERCISE_SCRIPT as LESSON
 
 from posenc_lib import check_pos_encoding, run_commands, sinusoidal_positions
 
@@ -22,16 +23,6 @@ SIM 0 7
 SIM 5 12
 SIM 10 4
 SIM 15 9
-"""
-LESSON = """
-TABLE 2 4
-0.5 -0.5 1 0
-1 2 3 4
-TOKENS 1 1 1 0
-LOOKUP 0
-POSENC 3
-ADD 3
-SIM 1 3
 """
 
 

@@ -3,21 +3,11 @@
 import re
 
 import pytest
+from notebook_reading import EXERCISE_SCRIPT as SCRIPT
 
 from posenc_lib import run_commands
 from posenc_lib.exercise import OutputComparison, compare_outputs
 from posenc_lib.exercise.mistakes import MISTAKES
-
-SCRIPT = """
-TABLE 2 4
-0.5 -0.5 1 0
-1 2 3 4
-TOKENS 1 1 1 0
-LOOKUP 0
-POSENC 3
-ADD 3
-SIM 1 3
-"""
 
 
 def test_the_same_output_agrees():

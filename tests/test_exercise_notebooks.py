@@ -6,6 +6,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from notebook_reading import outputs
 
 from posenc_lib import check_lookup, check_pos_encoding, check_sinusoidal_positions
 
@@ -88,13 +89,8 @@ def test_learner_notebook_holds_no_solution_code(solution, learner):
 
 def stored_checks(nb):
     """``text/plain`` of every stored CheckResult, in order."""
-    return [
-        output["data"]["text/plain"]
-        for cell in nb.cells
-        if cell.cell_type == "code"
-        for output in cell.outputs
-        if output.get("data", {}).get("text/plain", "").startswith("CheckResult(")
-    ]
+    texts = outputs(nb, "text/plain")
+    return [text for text in texts if text.startswith("CheckResult(")]
 
 
 def test_stored_outputs_show_the_learner_failing_and_the_solution_passing(

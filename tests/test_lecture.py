@@ -19,6 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from lecture_figures import figure_text_sizes
+from notebook_reading import outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -125,13 +126,7 @@ def test_each_step_names_the_chapter_with_the_full_story(lecture):
 
 
 def _pngs(nb):
-    return [
-        output["data"]["image/png"]
-        for cell in nb.cells
-        if cell.cell_type == "code"
-        for output in cell.outputs
-        if "image/png" in output.get("data", {})
-    ]
+    return outputs(nb, "image/png")
 
 
 def test_figures_at_presentation_scale_have_large_text(lecture):

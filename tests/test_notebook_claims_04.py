@@ -6,6 +6,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
+from notebook_reading import cells, markdown
 
 from posenc_lib import (
     check_lookup,
@@ -177,13 +178,11 @@ LESSON_BULLETS = [
 
 
 def _cells():
-    return nbformat.read(NOTEBOOK, as_version=4).cells
+    return cells(NOTEBOOK)
 
 
 def _markdown():
-    """All markdown, each run of whitespace made one space."""
-    text = " ".join(c.source for c in _cells() if c.cell_type == "markdown")
-    return " ".join(text.split())
+    return markdown(NOTEBOOK)
 
 
 def test_the_five_bullets_are_quoted_exactly_and_hold_six_mistakes():

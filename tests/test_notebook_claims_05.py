@@ -10,6 +10,9 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
+from notebook_reading import EXERCISE_HEADER as HEADER
+from notebook_reading import EXERCISE_SCRIPT as SCRIPT
+from notebook_reading import cells, markdown
 
 from posenc_lib import CommandError, pos_encoding, run_commands, sinusoidal_positions
 from posenc_lib.exercise import compare_outputs
@@ -17,23 +20,6 @@ from posenc_lib.exercise.mistakes import MISTAKES
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SOLUTION = NOTEBOOKS / "solutions" / "05_exercise.ipynb"
-HEADER = """
-TABLE 2 4
-0.5 -0.5 1 0
-1 2 3 4
-TOKENS 1 1 1 0
-"""
-
-SCRIPT = """
-TABLE 2 4
-0.5 -0.5 1 0
-1 2 3 4
-TOKENS 1 1 1 0
-LOOKUP 0
-POSENC 3
-ADD 3
-SIM 1 3
-"""
 
 
 def test_starter_prints_the_lessons_numbers():
@@ -73,12 +59,11 @@ def test_the_cards_examples():
 
 
 def _cells():
-    return nbformat.read(SOLUTION, as_version=4).cells
+    return cells(SOLUTION)
 
 
 def _markdown():
-    text = " ".join(c.source for c in _cells() if c.cell_type == "markdown")
-    return " ".join(text.split())
+    return markdown(SOLUTION)
 
 
 def test_the_script_in_the_notebook_is_the_tested_one():
