@@ -46,8 +46,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 from ._kernel import CurrentEnvKernelManager
+from .grading import TASKS
 
-TASKS = ("lookup", "pos_encoding", "sinusoidal_positions")
 OUTPUT_CAP = 8_000  # characters of output kept per cell
 #: imported by a kernel before its learner's turn (the exercise imports them too)
 WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.exercise.grading")
