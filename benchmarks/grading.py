@@ -32,12 +32,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))
 from make_submissions import POS_ENCODING_KINDS, make_notebook, write_submissions  # noqa: E402
 
-from posenc_lib.exercise._grade_worker import WARM_UP  # noqa: E402
-from posenc_lib.exercise._kernel import CurrentEnvKernelManager  # noqa: E402
+from posenc_lib.grading._grade_worker import WARM_UP  # noqa: E402
+from posenc_lib.grading.kernel import CurrentEnvKernelManager  # noqa: E402
 
 KINDS = (*POS_ENCODING_KINDS, "added-to-table")
 CHECKS = (
-    "from posenc_lib.exercise.grading import report_task\n"
+    "from posenc_lib.grading.grader import report_task\n"
     "[report_task(t, globals())['passed'] for t in "
     "('lookup', 'pos_encoding', 'sinusoidal_positions')]"
 )
@@ -46,7 +46,7 @@ REFERENCE = f"""\
 import sys, tempfile
 import nbformat
 from nbclient import NotebookClient
-from posenc_lib.exercise._kernel import CurrentEnvKernelManager
+from posenc_lib.grading.kernel import CurrentEnvKernelManager
 nb = nbformat.read(sys.argv[1], as_version=4)
 nb.cells.append(nbformat.v4.new_code_cell({CHECKS!r}))
 with tempfile.TemporaryDirectory() as folder:
@@ -123,7 +123,7 @@ def main(argv=None):
         folder = Path(tmp) / "class"
         write_submissions(folder, KINDS, args.count)
         worker_import = statistics.median(
-            _seconds([sys.executable, "-c", "import posenc_lib.exercise._grade_worker"])
+            _seconds([sys.executable, "-c", "import posenc_lib.grading._grade_worker"])
             for _ in range(3)
         )
         cold, warm = _median_parts(warm=False), _median_parts(warm=True)

@@ -39,7 +39,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
-from posenc_lib.exercise._kernel import CurrentEnvKernelManager
+from posenc_lib.grading.kernel import CurrentEnvKernelManager
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"

@@ -21,9 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc_lib import lookup, pos_encoding
+from posenc_lib.__main__ import main
 from posenc_lib._format import format_number, format_numbers
 from posenc_lib.exercise import CommandError, run_commands
-from posenc_lib.exercise.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "examples" / "lesson.txt"

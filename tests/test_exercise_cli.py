@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from posenc_lib.exercise.cli import main
+from posenc_lib.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "examples" / "lesson.txt"

@@ -1,9 +1,8 @@
-"""Command line: run a command script of the exercise.
+"""``posenc run``: run a command script of the exercise.
 
 Usage::
 
     python -m posenc_lib run lesson.txt        # or: posenc run lesson.txt
-    posenc grade submissions/ --out grades/    # a class's chapter-05 notebooks
     python -m posenc_lib run - < lesson.txt    # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
@@ -24,7 +23,6 @@ Ctrl-C; 141 when the reader of the output goes away (``| head -1``), quietly.
 No input and no state of the streams gives a Python traceback.
 """
 
-import argparse
 import errno
 import importlib.util
 import os
@@ -33,9 +31,8 @@ import sys
 from . import _time_limit
 from ._time_limit import TIME_LIMIT, guarded_call, why
 from .commands import MAX_SCRIPT_CHARS, CommandError, iter_commands
-from .grading_cli import add_grade_parser, grade_main
 
-__all__ = ["main"]
+__all__ = ["add_run_parser", "run_main"]
 
 _EXIT_ERROR = 2
 _EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
@@ -46,12 +43,8 @@ class _Refused(Exception):
     """Ends the run with a message for standard error and exit status 2."""
 
 
-def _parser():
-    parser = argparse.ArgumentParser(
-        prog="posenc",
-        description="Token embeddings and sinusoidal positional encoding.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
+def add_run_parser(commands):
+    """Add the ``run`` subcommand to an argparse subparsers object."""
     run = commands.add_parser(
         "run",
         help="run a command script (TABLE, TOKENS, LOOKUP, POSENC, ADD, SIM)",
@@ -72,8 +65,6 @@ def _parser():
         default=TIME_LIMIT,
         help=f"time each call of your functions may take (default {TIME_LIMIT:g})",
     )
-    add_grade_parser(commands)
-    return parser
 
 
 def _read_bytes(name):
@@ -180,32 +171,15 @@ def _run(args):
     return 0
 
 
-def main(argv=None):
-    """Run the command line; return the exit status (0 ok, 2 on an error).
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments after the program name; default ``sys.argv[1:]``.
+def run_main(args):
+    """Run ``posenc run`` for parsed ``args``; return the exit status.
 
     Returns
     -------
     int
         0 when every line ran; 2 at the first bad line, unreadable input or
         output that cannot be written; 130 on Ctrl-C; 141 on a closed pipe.
-
-    Examples
-    --------
-    >>> import io, contextlib
-    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
-    ...     main(["run", "no-such-file.txt"])
-    2
-    >>> print(err.getvalue(), end="")
-    posenc: cannot read no-such-file.txt: No such file or directory
     """
-    args = _parser().parse_args(argv)
-    if args.command == "grade":
-        return grade_main(args)
     try:
         return _run(args)
     except _Refused as refused:

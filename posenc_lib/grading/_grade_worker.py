@@ -1,7 +1,7 @@
-"""Grade submissions one after another: ``python -m posenc_lib.exercise._grade_worker``.
+"""Grade submissions one after another: ``python -m posenc_lib.grading._grade_worker``.
 
-The parent (:mod:`posenc_lib.exercise.grading`, through
-:class:`posenc_lib.exercise._workers.Worker`) starts one worker per job, in a
+The parent (:mod:`posenc_lib.grading.grader`, through
+:class:`posenc_lib.grading._workers.Worker`) starts one worker per job, in a
 new session, and sends it one request per line on standard input,
 ``{"notebook": PATH}``; the worker answers each with lines of JSON: the
 folders of its live kernels, ``{"running": CELL}`` as each cell starts
@@ -45,12 +45,12 @@ from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from ._kernel import CurrentEnvKernelManager
-from .grading import TASKS
+from .kernel import CurrentEnvKernelManager
+from .limits import TASKS
 
 OUTPUT_CAP = 8_000  # characters of output kept per cell
 #: imported by a kernel before its learner's turn (the exercise imports them too)
-WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.exercise.grading")
+WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.grading.grader")
 #: the kernel's command-line argument that imports them as it starts
 WARM_UP = "--IPKernelApp.exec_lines=" + "".join(
     f"__import__({name!r});" for name in WARM_MODULES
@@ -58,7 +58,7 @@ WARM_UP = "--IPKernelApp.exec_lines=" + "".join(
 
 _GRADE_CELL = """\
 import json as _posenc_json
-from posenc_lib.exercise.grading import report_task as _posenc_report_task
+from posenc_lib.grading.grader import report_task as _posenc_report_task
 print({marker!r} + _posenc_json.dumps(_posenc_report_task({task!r}, globals())))
 """
 

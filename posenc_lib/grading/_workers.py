@@ -24,7 +24,7 @@ class Worker:
     """One worker process, grading one submission after another.
 
     It is started on first use and again after it dies or runs out of time.
-    ``limits`` is a :class:`posenc_lib.exercise.grading.Limits`.
+    ``limits`` is a :class:`posenc_lib.grading.grader.Limits`.
     """
 
     def __init__(self, limits):
@@ -39,7 +39,7 @@ class Worker:
             "notebook_timeout": self.limits.notebook_seconds,
             "memory_mb": self.limits.memory_mb,
         })  # fmt: skip
-        command = [sys.executable, "-m", "posenc_lib.exercise._grade_worker", limits]
+        command = [sys.executable, "-m", "posenc_lib.grading._grade_worker", limits]
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, start_new_session=True, bufsize=0,

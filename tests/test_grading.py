@@ -1,4 +1,4 @@
-"""posenc_lib.exercise.grading: a class of generated submissions, graded for real.
+"""posenc_lib.grading.grader: a class of generated submissions, graded for real.
 
 Every mistake, every convention, each hostile case of the issue, and the right
 answer: each one is run in its own kernel by ``posenc grade``, and the CSV is
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from posenc_lib import lookup, pos_encoding
-from posenc_lib.exercise.grading import (
+from posenc_lib.grading.grader import (
     COLUMNS,
     _grade_one,
     find_submissions,

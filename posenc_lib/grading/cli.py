@@ -1,8 +1,12 @@
-"""``posenc grade``: the command line of :mod:`posenc_lib.exercise.grading`."""
+"""``posenc grade``: the command line of :mod:`posenc_lib.grading`.
+
+Building the parser imports only :mod:`~posenc_lib.grading.limits`; the grader
+is imported when ``grade`` runs.
+"""
 
 import sys
 
-from .grading import Limits, grade, merge, parse_shard
+from .limits import Limits
 
 __all__ = ["add_grade_parser", "grade_main"]
 
@@ -48,6 +52,8 @@ def _progress(done, total):
 
 def grade_main(args):
     """Run ``posenc grade`` for parsed ``args``; return the exit status."""
+    from .grader import grade, merge, parse_shard
+
     try:
         if args.merge:
             rows = merge(args.submissions, args.out)

@@ -1,5 +1,5 @@
 """Kernels of *this* Python: for running notebooks (``scripts/run_notebooks.py``)
-and for grading them (:mod:`posenc_lib.exercise.grading`).
+and for grading them (:mod:`posenc_lib.grading`).
 
 A plain ``python3`` kernel name may mean another interpreter's kernelspec; these
 managers always start ``ipykernel`` in the interpreter that runs them, as nbval's

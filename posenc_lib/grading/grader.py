@@ -9,7 +9,7 @@ file (the learner is its file name without ``.ipynb``) or a folder holding one
 a fresh temporary working directory; then every task's checker
 (``check_lookup``, ``check_pos_encoding``, ``check_sinusoidal_positions``) runs
 on the learner's function in that kernel. Each job has one worker process
-(:mod:`posenc_lib.exercise._grade_worker`) that grades its learners one after
+(:mod:`posenc_lib.grading._grade_worker`) that grades its learners one after
 another and starts each next kernel ahead; no kernel is used for two learners.
 Written:
 
@@ -42,41 +42,27 @@ import os
 import queue
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
 
 from .._validation import check_integer, check_positive
 from ._workers import Worker
+from .limits import TASKS, Limits
 
-__all__ = ["COLUMNS", "TASKS", "Limits", "grade", "merge", "report_task"]
+__all__ = [
+    "COLUMNS",
+    "TASKS",
+    "Limits",
+    "find_submissions",
+    "grade",
+    "merge",
+    "parse_shard",
+    "report_task",
+    "write_csv",
+]
 
-TASKS = ("lookup", "pos_encoding", "sinusoidal_positions")
 #: what grading imports beyond the library's own dependencies (the "grade" extra)
 NEEDS = ("ipykernel", "jupyter_client", "nbclient", "nbformat")
 COLUMNS = ("learner", "task", "passed", "mistake", "convention", "seconds", "message")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Time and memory limits of one submission.
-
-    Attributes
-    ----------
-    cell_seconds : float
-        Each cell of the learner's notebook, and each task's check.
-    notebook_seconds : float
-        The learner's cells together; later cells are not run.
-    memory_mb : int
-        Address space of the worker and, separately, of each of its kernels.
-    """
-
-    cell_seconds: float = 20.0
-    notebook_seconds: float = 60.0
-    memory_mb: int = 4096
-
-    def worker_seconds(self):
-        """How long a worker may take for one learner: notebook, checks, margin."""
-        return self.notebook_seconds + len(TASKS) * self.cell_seconds + 30.0
 
 
 def report_task(task, namespace):
@@ -102,7 +88,7 @@ def report_task(task, namespace):
     >>> report_task("lookup", {})["message"]
     'There is no function named lookup in the notebook (was it renamed or deleted?).'
     """
-    from . import checkers
+    from ..exercise import checkers
 
     function = namespace.get(task)
     if not callable(function):
@@ -269,7 +255,7 @@ def parse_shard(text):
     raise ValueError(f"shard == {text!r}, must be I/N with 1 <= I <= N, e.g. 1/4.")
 
 
-def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
+def grade(paths, out, *, jobs=None, limits=None, shard=None, progress=None):
     """Grade every submission under ``paths``; write ``out/grades.csv`` and feedback.
 
     Parameters
@@ -280,7 +266,8 @@ def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
         Output folder (created).
     jobs : int, optional
         Submissions graded at once; the number of cores by default.
-    limits : Limits
+    limits : Limits, optional
+        The time and memory limits; ``Limits()`` by default.
     shard : str, optional
         ``"I/N"``: grade only the I-th of every N submissions (by learner name).
     progress : callable, optional
@@ -292,6 +279,7 @@ def grade(paths, out, *, jobs=None, limits=Limits(), shard=None, progress=None):
         The rows written to the CSV.
     """
     _check_installed()
+    limits = Limits() if limits is None else limits
     jobs = check_integer(jobs or os.cpu_count() or 1, "jobs", min_value=1)
     check_positive(limits.cell_seconds, "cell_seconds")
     submissions = list(find_submissions(paths).items())

@@ -1,0 +1,53 @@
+"""Grading a class, for lecturers: ``posenc grade`` and the functions behind it.
+
+This room is the lecturer's, not the learner's: nothing that a learner imports
+(``posenc_lib``, :mod:`posenc_lib.exercise`, :mod:`posenc_lib.figures`) imports
+it. It runs each learner's copy of chapter 05 in a kernel of its own and writes
+one CSV and a feedback page per learner; the verdicts come from the exercise's
+checkers (:mod:`posenc_lib.exercise.checkers`).
+
+What is where:
+
+- :mod:`~posenc_lib.grading.grader`: :func:`grade`, :func:`merge`, the CSV and
+  the feedback pages;
+- :mod:`~posenc_lib.grading.limits`: the graded tasks and :class:`Limits`;
+- :mod:`~posenc_lib.grading.cli`: the ``posenc grade`` command line;
+- :mod:`~posenc_lib.grading.kernel`: kernels of this Python, shared with
+  ``scripts/run_notebooks.py``;
+- ``_workers.py`` (the grader's side) and ``_grade_worker.py`` (the worker
+  process): one worker per job, each learner in a fresh kernel.
+
+The grader's names are loaded when first used, so ``posenc run`` (whose
+argument parser knows ``posenc grade``) never imports the grader:
+
+>>> from posenc_lib.grading import TASKS
+>>> TASKS
+('lookup', 'pos_encoding', 'sinusoidal_positions')
+"""
+
+import importlib
+
+__all__ = [
+    "COLUMNS",
+    "TASKS",
+    "Limits",
+    "find_submissions",
+    "grade",
+    "merge",
+    "parse_shard",
+    "write_csv",
+]
+
+_HOMES = {"TASKS": "limits", "Limits": "limits"}
+
+
+def __getattr__(name):
+    """Import a public name's module on first use (PEP 562)."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f".{_HOMES.get(name, 'grader')}", __name__)
+    return getattr(module, name)
+
+
+def __dir__():
+    return sorted(__all__)
