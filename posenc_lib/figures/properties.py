@@ -132,7 +132,7 @@ def compare_tables(right, wrong, *, name):
     return fig
 
 
-def score_heatmaps(added, rotated):
+def score_heatmaps(added, rotated, *, scale="shared"):
     """Attention scores at every pair of positions, two ways of giving position.
 
     Parameters
@@ -142,33 +142,57 @@ def score_heatmaps(added, rotated):
         positions), e.g. ``position_scores(..., method="add")``.
     rotated : array_like of shape (n_positions, n_positions)
         Scores with RoPE rotating query and key (constant along diagonals).
+    scale : {"shared", "own"}, default "shared"
+        ``"shared"``: both panels on one colour scale, ``±`` the largest
+        ``|score|``, with one colour bar (compare sizes across panels).
+        ``"own"``: each panel's colours run from its own smallest to its own
+        largest score (a sequential map, with a colour bar each), so a panel
+        whose scores vary little still shows its pattern.
 
     Returns
     -------
     matplotlib.figure.Figure
         ``fig.axes[0].images[0]`` and ``fig.axes[1].images[0]`` hold ``added``
-        and ``rotated``, on one colour scale.
+        and ``rotated``; ``image.get_clim()`` is each panel's colour scale.
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is neither ``"shared"`` nor ``"own"``.
 
     Examples
     --------
     >>> fig = score_heatmaps(np.eye(12), np.eye(12))
     >>> fig.axes[1].images[0].get_array().shape
     (12, 12)
+    >>> fig = score_heatmaps(np.eye(3), 0.1 * np.eye(3) - 0.5, scale="own")
+    >>> [float(v) for v in fig.axes[1].images[0].get_clim()]
+    [-0.5, -0.4]
+    >>> plt.close("all")
     """
     what = "(n_positions, n_positions): query position by key position"
     added = check_table(added, "added", what=what)  # (n, n)
     rotated = check_table(rotated, "rotated", what=what)  # (n, n)
+    if scale not in ("shared", "own"):
+        raise ValueError(f"scale == {scale!r}, must be 'shared' or 'own'.")
     vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)
-    heatmap(axes[0], added, vmax=vmax)
-    image = heatmap(axes[1], rotated, vmax=vmax)
+    images = [
+        heatmap(ax, s, vmax=vmax) for ax, s in zip(axes, (added, rotated), strict=True)
+    ]
     for ax, title in zip(
         axes, ["add PE to the input", "rotate q and k (RoPE)"], strict=True
     ):
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("key position n")
     axes[0].set_ylabel("query position m")
-    fig.colorbar(image, ax=axes, label="score q · k")
+    if scale == "shared":
+        fig.colorbar(images[1], ax=axes, label="score q · k")
+        return fig
+    for ax, image, scores in zip(axes, images, (added, rotated), strict=True):
+        low, high = float(scores.min()), float(scores.max())
+        image.set(cmap="viridis", clim=(low, high if high > low else low + 1.0))
+        fig.colorbar(image, ax=ax, label="score q · k")
     return fig
 
 
