@@ -229,3 +229,14 @@ def test_score_heatmaps_own_scale_fits_each_panel():
     assert [ax.images[0].get_clim() for ax in shared.axes[:2]] == [(-11, 11)] * 2
     with pytest.raises(ValueError, match=re.escape("scale == 'own ', must be")):
         score_heatmaps(added, rotated, scale="own ")
+
+
+def test_look_back_heatmaps_own_scale_fits_each_panel():
+    near = look_back_scores(8, rotation_matrix(3, 16))  # all > 0: 1.8 .. 8
+    far = -0.1 * near
+    fig = look_back_heatmaps({"near": near, "far": far}, offset=3, scale="own")
+    for ax, scores in zip(fig.axes[:2], [near, far], strict=True):
+        assert ax.images[0].get_clim() == (scores.min(), scores.max())
+    assert len(fig.axes) == 4  # two panels, a colour bar each
+    with pytest.raises(ValueError, match=re.escape("scale == 'each', must be")):
+        look_back_heatmaps({"near": near}, offset=3, scale="each")
