@@ -226,3 +226,13 @@ def test_slides_load_nothing_from_the_internet():
     ]
     for url in urls:
         assert any(t.startswith(url.split("?")[0]) for t in targets), url
+
+
+def test_slides_link_to_the_site_built_beside_them():
+    body = '<a href="06_beyond.ipynb#4.-RoPE">06</a> <a href="https://x.org/a.ipynb">'
+    assert build_slides.site_links(body) == (
+        '<a href="site/06_beyond.html#4.-RoPE">06</a> <a href="https://x.org/a.ipynb">'
+    )
+    mathjax = build_slides.ASSETS["mathjax"][1]
+    for name in build_slides.MATHJAX_CONFIG.split(","):  # Safe.js too: no 404
+        assert f"config/{name}.js" in mathjax, name

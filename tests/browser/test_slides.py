@@ -8,9 +8,10 @@ nothing changes and, in every state (each slide, each fragment), checks:
 
 - math is typeset (no raw ``$...$``);
 - each figure has loaded, is not cut off, spans at least 75% of the slide's
-  width, and (at 1920 x 1080) its axis text is at least 18 px on the screen (the
-  font sizes of each figure, measured by re-drawing the lecture's figures, times
-  the image's shown / natural width);
+  width (a widget's still image, the explorer's, keeps its own size), and (at
+  1920 x 1080) its axis text is at least 18 px on the screen (the font sizes of
+  each figure, measured by re-drawing the lecture's figures, times the image's
+  shown / natural width);
 - **predict, then reveal**: when a "Predict" prompt first appears, nothing of
   the slide after it is shown yet, and the next key press shows what follows.
 
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MIN_SCREEN_PX = 18
 MIN_FIGURE_WIDTH = 0.75  # of the slide's width
 VIEWPORTS = [(1920, 1080), (1024, 768)]
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
 def _module(name, path):
@@ -71,6 +73,19 @@ _STATE_JS = """
 """
 
 
+def _widget_stills():
+    """The PNGs (base64) that stand for a widget on the slides: the explorer's."""
+    figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
+    lecture = nbformat.read(figures.LECTURE, as_version=4)
+    return {
+        output["data"]["image/png"].strip()
+        for cell in lecture.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if WIDGET_MIME in output.get("data", {})
+    }
+
+
 def _png_text_sizes():
     """``{png base64: (smallest_px, largest_px)}`` of the lecture's figures."""
     figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
@@ -100,7 +115,7 @@ def slides(tmp_path_factory):
 def test_slides_offline_every_slide(
     browser, slides, viewport, tmp_path, latency_report
 ):
-    sizes = _png_text_sizes()
+    sizes, stills = _png_text_sizes(), _widget_stills()
     width, height = viewport
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -123,7 +138,7 @@ def test_slides_offline_every_slide(
         page.route("**/*", offline)
         page.goto(slides.as_uri())
         page.locator(".reveal.ready").wait_for()
-        run = _step_through(page, tmp_path, sizes)
+        run = _step_through(page, tmp_path, sizes, stills)
         hrefs = page.evaluate(
             "() => [...document.querySelectorAll('.reveal a[href]')].map(a => a.href)"
         )
@@ -140,7 +155,8 @@ def test_slides_offline_every_slide(
         f"slides {width}x{height}: {total} slides, {run['states']} states, "
         f"{run['prompts']} predict prompts revealed one key press later; "
         f"figures {min(run['widths']):.0%} to {max(run['widths']):.0%} of the "
-        f"slide's width; figure text {min(run['screen_px']):.1f} to "
+        f"slide's width (widget stills: {[f'{w:.0%}' for w in set(run['stills'])]}); "
+        f"figure text {min(run['screen_px']):.1f} to "
         f"{max(run['screen_px']):.1f} px"
     )
     assert run["prompts"] >= 7, "the lecture's predict prompts"
@@ -161,14 +177,20 @@ def _check_links(hrefs, slides):
         assert target.is_relative_to(slides.parent), href
 
 
-def _step_through(page, tmp_path, sizes):
+def _step_through(page, tmp_path, sizes, stills):
     """Press the right arrow to the end; check each state; return what was seen."""
     page.evaluate("() => MathJax.Hub.Queue(() => { window.__typeset = true; })")
     page.wait_for_function("() => window.__typeset === true")
-    run = {"seen": [], "screen_px": [], "widths": [], "states": 0, "prompts": 0}
+    run = {"seen": [], "screen_px": [], "widths": [], "stills": [], "states": 0}
+    run["prompts"] = 0
     shown_images, key, before = set(), None, None
     while True:
-        page.wait_for_timeout(450)  # the slide transition (0.4 s) has finished
+        # the slide or fragment transition has finished (getAnimations() lists
+        # running CSS transitions, and computes styles, so it sees one just begun;
+        # the controls' arrows bounce forever, a CSS animation, not a transition)
+        page.wait_for_function(
+            "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
+        )
         now = page.evaluate(
             "() => location.hash + ' ' + document.querySelectorAll("
             "'.reveal .fragment.visible').length"
@@ -188,7 +210,7 @@ def _step_through(page, tmp_path, sizes):
             assert image["complete"] and image["natural"] > 0, image["src"][:80]
             assert image["inside"], f"slide {number}: a figure is cut off"
             png = image["src"].split(",", 1)[1].strip()
-            run["widths"].append(image["of_slide"])
+            run["stills" if png in stills else "widths"].append(image["of_slide"])
             if png in shown_images:
                 continue
             shown_images.add(png)
