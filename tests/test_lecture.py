@@ -236,3 +236,29 @@ def test_slides_link_to_the_site_built_beside_them():
     mathjax = build_slides.ASSETS["mathjax"][1]
     for name in build_slides.MATHJAX_CONFIG.split(","):  # Safe.js too: no 404
         assert f"config/{name}.js" in mathjax, name
+
+
+def test_one_story_about_ropes_direction(lecture):
+    """RoPE uses R^T: explained once, with one picture, in 07 section 6; the
+    lecture and chapter 06 say the same and point there."""
+    notebooks = ROOT / "notebooks"
+    beyond = nbformat.read(notebooks / "06_beyond.ipynb", as_version=4)
+    reading = nbformat.read(notebooks / "07_reading_other_code.ipynb", as_version=4)
+    for nb in (lecture, beyond):
+        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        assert "R^\\top" in text and "chapter 07 §6" in text
+        assert "same $R$" not in text
+        assert "clockwise" not in text.replace("counter-clockwise", "")
+    section = next(
+        i for i, c in enumerate(reading.cells) if c.source.startswith("## 6. RoPE")
+    )
+    explained = [
+        i
+        for i, c in enumerate(reading.cells)
+        if "one explanation of\nthe direction" in c.source
+    ]
+    assert len(explained) == 1 and explained[0] > section
+    picture = reading.cells[explained[0] + 1]
+    assert "unit_circle" in picture.source and outputs(
+        nbformat.v4.new_notebook(cells=[picture]), "image/png"
+    )
