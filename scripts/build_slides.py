@@ -17,11 +17,17 @@ slides work in a room without a network:
 - the white theme (its fonts are inside reveal.js; some other themes fetch web
   fonts);
 - a widget output becomes its still PNG (the explorer's ``image/png``): slides
-  cannot run a kernel. A widget without a still image stops the build.
+  cannot run a kernel. A widget without a still image stops the build;
+- links to the course's notebooks (``[06](06_beyond.ipynb)``) point into the
+  course's web edition, built beside the page in ``site/`` by
+  ``scripts/build_site.py`` (one HTML page per notebook, from the stored
+  outputs), so every link of the slides opens offline: ``site/06_beyond.html``.
 """
 
 import argparse
 import copy
+import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +46,9 @@ TEMPLATES = ROOT / "share" / "jupyter" / "nbconvert" / "templates"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 IGNORE = "# NBVAL_IGNORE_OUTPUT"
 MATHJAX_CONFIG = "TeX-AMS_CHTML-full,Safe"
+SITE = "site"  # the course's web edition, beside the slides
+#: ``href="06_beyond.ipynb#a"`` (no scheme): a link to a notebook of the course.
+NOTEBOOK_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]*?)\.ipynb(#[^"]*)?"')
 
 #: npm package -> (version, {path in the package: path beside the slides}).
 #: A path ending in "/" copies a folder.
@@ -52,9 +61,10 @@ ASSETS = {
         "2.7.9",
         {
             "MathJax.js": "mathjax/MathJax.js",
-            f"config/{MATHJAX_CONFIG.split(',')[0]}.js": (
-                f"mathjax/config/{MATHJAX_CONFIG.split(',')[0]}.js"
-            ),
+            **{
+                f"config/{name}.js": f"mathjax/config/{name}.js"
+                for name in MATHJAX_CONFIG.split(",")  # every config= file it loads
+            },
             "extensions/": "mathjax/extensions/",
             "jax/element/": "mathjax/jax/element/",
             "jax/input/TeX/": "mathjax/jax/input/TeX/",
@@ -149,16 +159,46 @@ def exporter():
     return SlidesExporter(config=config)
 
 
+def site_links(body, site=SITE):
+    """``href="x.ipynb#a"`` -> ``href="site/x.html#a"``: the course's pages, offline.
+
+    Examples
+    --------
+    >>> site_links('<a href="06_beyond.ipynb#4">06</a> <a href="https://x.org/a.ipynb">')
+    '<a href="site/06_beyond.html#4">06</a> <a href="https://x.org/a.ipynb">'
+    """
+    return NOTEBOOK_LINK.sub(
+        lambda m: f'href="{site}/{m.group(1)}.html{m.group(2) or ""}"', body
+    )
+
+
+def build_site(out):
+    """The course's web edition in ``out / SITE``, for the slides' links."""
+    spec = importlib.util.spec_from_file_location(
+        "build_site", ROOT / "scripts" / "build_site.py"
+    )
+    build_site = sys.modules.setdefault(
+        "build_site", importlib.util.module_from_spec(spec)
+    )
+    if not hasattr(build_site, "build"):
+        spec.loader.exec_module(build_site)
+    build_site.build(out / SITE)
+
+
 def build(notebook=LECTURE, out=OUT):
-    """Write ``out / <name>.slides.html`` and its assets; return the page's path."""
+    """Write ``out / <name>.slides.html``, its assets and the site it links to.
+
+    Returns the page's path.
+    """
     notebook, out = Path(notebook), Path(out)
     nb = still_images(nbformat.read(notebook, as_version=4))
     body, _ = exporter().from_notebook_node(nb, resources={"metadata": {
         "name": notebook.stem}})  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     install_assets(out)
+    build_site(out)
     page = out / f"{notebook.stem}.slides.html"
-    page.write_text(body, encoding="utf-8")
+    page.write_text(site_links(body), encoding="utf-8")
     return page
 
 

@@ -19,9 +19,12 @@ A generated notebook is its source with these changes, by cell tag:
 - ``solution``: every function keeps its ``def`` line and docstring, and its
   body becomes ``raise NotImplementedError(...)``;
 - ``live``: the cell becomes one comment line, its prompt. The cell's first line
-  must be ``# live: <prompt>``; the blank reads ``# no output: type it live:
-  <prompt>``. Later cells must not need what a live cell defines (they
-  recompute it), so the blank notebook still runs top to bottom;
+  must be ``# live: <prompt>``, and the blank is that line alone: nothing else
+  on the projector. (Its lack of output needs no ``# no output:`` marker: the
+  ``live`` tag, kept in the cell's metadata, says why, and
+  ``tests/test_notebooks_stored.py`` accepts it.) Later cells must not need what
+  a live cell defines (they recompute it), so the blank notebook still runs top
+  to bottom;
 - ``solution-only``: the cell is left out;
 - relative links ``](../name)`` become ``](name)`` when the generated notebook
   sits one folder above its source.
@@ -48,7 +51,6 @@ LECTURE_LIVE = ROOT / "notebooks" / "lecture_live.ipynb"
 #: (source, generated) pairs; ``make solutions`` regenerates each.
 GENERATED = [(SOLUTION, LEARNER), (LECTURE, LECTURE_LIVE)]
 LIVE_PROMPT = "# live: "
-LIVE_BLANK = "# no output: type it live: "
 STUB = (
     "    # Your code here: replace the next line.\n"
     '    raise NotImplementedError("{name} is not written yet")'
@@ -99,7 +101,7 @@ def blank_source(source):
     Examples
     --------
     >>> blank_source("# live: PE[3] by hand\nk = np.arange(4)\nk // 2")
-    '# no output: type it live: PE[3] by hand'
+    '# live: PE[3] by hand'
     """
     first = source.split("\n", 1)[0]
     if not first.startswith(LIVE_PROMPT) or not first[len(LIVE_PROMPT) :].strip():
@@ -107,7 +109,7 @@ def blank_source(source):
             f"a 'live' cell must start with the line '{LIVE_PROMPT}<prompt>', "
             f"got {first!r}:\n{source}"
         )
-    return LIVE_BLANK + first[len(LIVE_PROMPT) :].strip()
+    return LIVE_PROMPT + first[len(LIVE_PROMPT) :].strip()
 
 
 def generated_cell(cell, *, relink=False):

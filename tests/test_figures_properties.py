@@ -216,3 +216,27 @@ def test_look_back_heatmaps_mark_the_diagonal_and_each_rows_peak():
 def test_look_back_heatmaps_reject_bad_input(panels, offset, error, message):
     with pytest.raises(error, match=re.escape(message)):
         look_back_heatmaps(panels, offset=offset)
+
+
+def test_score_heatmaps_own_scale_fits_each_panel():
+    added = np.arange(16.0).reshape(4, 4) - 4  # -4 .. 11
+    rotated = np.add.outer(np.arange(4), -np.arange(4)) * 0.1 - 0.5  # -0.8 .. -0.2
+    fig = score_heatmaps(added, rotated, scale="own")
+    for ax, scores in zip(fig.axes[:2], [added, rotated], strict=True):
+        assert ax.images[0].get_clim() == (scores.min(), scores.max())
+    assert len(fig.axes) == 4  # two panels, a colour bar each
+    shared = score_heatmaps(added, rotated)
+    assert [ax.images[0].get_clim() for ax in shared.axes[:2]] == [(-11, 11)] * 2
+    with pytest.raises(ValueError, match=re.escape("scale == 'own ', must be")):
+        score_heatmaps(added, rotated, scale="own ")
+
+
+def test_look_back_heatmaps_own_scale_fits_each_panel():
+    near = look_back_scores(8, rotation_matrix(3, 16))  # all > 0: 1.8 .. 8
+    far = -0.1 * near
+    fig = look_back_heatmaps({"near": near, "far": far}, offset=3, scale="own")
+    for ax, scores in zip(fig.axes[:2], [near, far], strict=True):
+        assert ax.images[0].get_clim() == (scores.min(), scores.max())
+    assert len(fig.axes) == 4  # two panels, a colour bar each
+    with pytest.raises(ValueError, match=re.escape("scale == 'each', must be")):
+        look_back_heatmaps({"near": near}, offset=3, scale="each")

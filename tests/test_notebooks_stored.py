@@ -7,7 +7,8 @@ when a notebook was not executed and normalised by ``scripts/run_notebooks.py``
 
 - every non-empty code cell has an execution count and outputs, and the counts
   run 1, 2, 3, ... (one top-to-bottom run). A cell may have no output only
-  when its source says why, on a line starting ``# no output:``;
+  when its source says why, on a line starting ``# no output:``, or when it is
+  a lecture's live blank (tagged ``live``, one comment line: its prompt);
 - no memory addresses, no ``metadata.widgets`` state, no execution timestamps,
   no ``Software`` stamp in a PNG, no stderr output;
 - errors only in cells tagged ``raises-exception``, and each such cell raised;
@@ -76,6 +77,12 @@ def _texts(output):
     return texts
 
 
+def _is_live_blank(cell):
+    """A cell of lecture_live.ipynb left for the lecturer to type: only its prompt."""
+    source = _source(cell).strip()
+    return "live" in _tags(cell) and "\n" not in source and source.startswith("# ")
+
+
 def _has_widget(cell):
     return any(WIDGET_MIME in out.get("data", {}) for out in cell.get("outputs", []))
 
@@ -111,7 +118,7 @@ def test_every_code_cell_was_executed_in_order(path):
     )
     for index, cell in cells:
         if not cell["outputs"]:
-            assert NO_OUTPUT.search(_source(cell)), (
+            assert NO_OUTPUT.search(_source(cell)) or _is_live_blank(cell), (
                 f"{_name(path)} cell {index} has no output: show a value, or say"
                 f" why on a line '# no output: <reason>'.\n{_source(cell)}"
             )

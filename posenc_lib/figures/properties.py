@@ -132,7 +132,30 @@ def compare_tables(right, wrong, *, name):
     return fig
 
 
-def score_heatmaps(added, rotated):
+_SCALES = ("shared", "own")
+
+
+def _check_scale(scale):
+    if scale not in _SCALES:
+        raise ValueError(f"scale == {scale!r}, must be 'shared' or 'own'.")
+
+
+def _colour_bars(fig, axes, images, panels, *, scale, label, **kwargs):
+    """One colour bar for every panel, or (``scale="own"``) each on its own scale.
+
+    ``"own"``: panel ``j``'s colours run from ``panels[j].min()`` to its max, on a
+    sequential map (no white that could be read as 0), with its own colour bar.
+    """
+    if scale == "shared":
+        fig.colorbar(images[-1], ax=list(axes), label=label, **kwargs)
+        return
+    for ax, image, scores in zip(axes, images, panels, strict=True):
+        low, high = float(np.min(scores)), float(np.max(scores))
+        image.set(cmap="viridis", clim=(low, high if high > low else low + 1.0))
+        fig.colorbar(image, ax=ax, label=label, **kwargs)
+
+
+def score_heatmaps(added, rotated, *, scale="shared"):
     """Attention scores at every pair of positions, two ways of giving position.
 
     Parameters
@@ -142,33 +165,50 @@ def score_heatmaps(added, rotated):
         positions), e.g. ``position_scores(..., method="add")``.
     rotated : array_like of shape (n_positions, n_positions)
         Scores with RoPE rotating query and key (constant along diagonals).
+    scale : {"shared", "own"}, default "shared"
+        ``"shared"``: both panels on one colour scale, ``±`` the largest
+        ``|score|``, with one colour bar (compare sizes across panels).
+        ``"own"``: each panel's colours run from its own smallest to its own
+        largest score (a sequential map, with a colour bar each), so a panel
+        whose scores vary little still shows its pattern.
 
     Returns
     -------
     matplotlib.figure.Figure
         ``fig.axes[0].images[0]`` and ``fig.axes[1].images[0]`` hold ``added``
-        and ``rotated``, on one colour scale.
+        and ``rotated``; ``image.get_clim()`` is each panel's colour scale.
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is neither ``"shared"`` nor ``"own"``.
 
     Examples
     --------
     >>> fig = score_heatmaps(np.eye(12), np.eye(12))
     >>> fig.axes[1].images[0].get_array().shape
     (12, 12)
+    >>> fig = score_heatmaps(np.eye(3), 0.1 * np.eye(3) - 0.5, scale="own")
+    >>> [float(v) for v in fig.axes[1].images[0].get_clim()]
+    [-0.5, -0.4]
+    >>> plt.close("all")
     """
     what = "(n_positions, n_positions): query position by key position"
     added = check_table(added, "added", what=what)  # (n, n)
     rotated = check_table(rotated, "rotated", what=what)  # (n, n)
+    _check_scale(scale)
     vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)
-    heatmap(axes[0], added, vmax=vmax)
-    image = heatmap(axes[1], rotated, vmax=vmax)
+    images = [
+        heatmap(ax, s, vmax=vmax) for ax, s in zip(axes, (added, rotated), strict=True)
+    ]
     for ax, title in zip(
         axes, ["add PE to the input", "rotate q and k (RoPE)"], strict=True
     ):
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("key position n")
     axes[0].set_ylabel("query position m")
-    fig.colorbar(image, ax=axes, label="score q · k")
+    _colour_bars(fig, axes, images, (added, rotated), scale=scale, label="score q · k")
     return fig
 
 
@@ -193,10 +233,11 @@ def _check_score_panels(panels):
     return checked
 
 
-def look_back_heatmaps(panels, *, offset):
+def look_back_heatmaps(panels, *, offset, scale="shared"):
     """Attention scores by query and key position, with ``q = p - offset`` marked.
 
-    One heatmap per matrix, all on one colour scale. A dashed line runs along
+    One heatmap per matrix, all on one colour scale (or each on its own). A dashed
+    line runs along
     the diagonal ``q = p - offset`` (the key ``offset`` tokens back) and a dot
     marks the highest score of each row ``p >= offset``: when the dots sit on the
     line, every query looks ``offset`` tokens back.
@@ -209,6 +250,10 @@ def look_back_heatmaps(panels, *, offset):
         ``table @ rotation_matrix(3, d_model) @ table.T``.
     offset : int
         How far back the line is drawn, ``0 <= offset < n_positions``.
+    scale : {"shared", "own"}, default "shared"
+        ``"shared"``: every panel on ``±`` the largest ``|score|``, one colour
+        bar. ``"own"``: each panel from its own smallest to its own largest
+        score, with its own colour bar (as :func:`score_heatmaps`).
 
     Returns
     -------
@@ -223,8 +268,8 @@ def look_back_heatmaps(panels, *, offset):
     TypeError
         If ``panels`` is not a non-empty dict.
     ValueError
-        If a matrix is not square, the matrices differ in shape, or ``offset``
-        is outside ``[0, n_positions - 1]``.
+        If a matrix is not square, the matrices differ in shape, ``offset``
+        is outside ``[0, n_positions - 1]``, or ``scale`` is not one of the two.
 
     Examples
     --------
@@ -239,14 +284,16 @@ def look_back_heatmaps(panels, *, offset):
     checked = _check_score_panels(panels)
     n_positions = checked[0][1].shape[0]
     offset = check_integer(offset, "offset", min_value=0, max_value=n_positions - 1)
+    _check_scale(scale)
     vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
     rows = np.arange(offset, n_positions)  # query positions with a key offset back
     fig, axes = plt.subplots(
         1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False
     )
     fig.subplots_adjust(bottom=0.22, wspace=0.3)  # room for the legend below
+    images = []
     for ax, (title, scores) in zip(axes[0], checked, strict=True):
-        image = heatmap(ax, scores, vmax=vmax)
+        images.append(heatmap(ax, scores, vmax=vmax))
         ax.set_aspect("equal")
         ax.plot(
             [0, n_positions - 1 - offset], [offset, n_positions - 1],
@@ -259,7 +306,10 @@ def look_back_heatmaps(panels, *, offset):
         )  # fmt: skip
         ax.set(title=title, xlabel="key position q")
     axes[0, 0].set_ylabel("query position p")
-    fig.colorbar(image, ax=axes[0].tolist(), label="score[p, q]", shrink=0.8)
+    scores = [scores for _, scores in checked]
+    _colour_bars(
+        fig, axes[0], images, scores, scale=scale, label="score[p, q]", shrink=0.8
+    )
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncols=2)
     return fig

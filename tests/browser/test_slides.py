@@ -1,17 +1,28 @@
 """The lecture's slides (`make slides`) in a browser with every outside request cut.
 
-Builds the slides into a temporary folder (reveal.js, MathJax, require.js and
-jQuery from the npm registry, cached in build/slides-cache), opens the page at
-1920 x 1080 from disk, steps through every slide with the right arrow key, and
-on each slide checks that its math is typeset (no raw ``$...$``), that each
-figure has loaded, and that its axis text is at least 18 px on the screen (the
-font sizes of each figure, measured by re-drawing the lecture's figures, times
-the image's shown / natural width).
+Builds the slides once into a temporary folder (reveal.js, MathJax, require.js
+and jQuery from the npm registry, cached in build/slides-cache; the course's web
+edition beside them in ``site/``), opens the page from disk at 1920 x 1080 and
+at 1024 x 768 (a common projector mode), presses the right arrow key until
+nothing changes and, in every state (each slide, each fragment), checks:
+
+- math is typeset (no raw ``$...$``);
+- each figure has loaded, is not cut off, spans at least 75% of the slide's
+  width (a widget's still image, the explorer's, keeps its own size), and (at
+  1920 x 1080) its axis text is at least 18 px on the screen (the font sizes of
+  each figure, measured by re-drawing the lecture's figures, times the image's
+  shown / natural width);
+- **predict, then reveal**: when a "Predict" prompt first appears, nothing of
+  the slide after it is shown yet, and the next key press shows what follows.
+
+Over the whole run: no request leaves the machine, no local file is missing
+(a 404 on ``file://``), the console shows no error, and every link of the
+slides opens a file that exists beside them (the site's pages).
 """
 
 import importlib.util
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
@@ -19,6 +30,9 @@ import pytest
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 MIN_SCREEN_PX = 18
+MIN_FIGURE_WIDTH = 0.75  # of the slide's width
+VIEWPORTS = [(1920, 1080), (1024, 768)]
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
 def _module(name, path):
@@ -28,24 +42,48 @@ def _module(name, path):
     return module
 
 
-_SLIDE_JS = """
+_STATE_JS = """
 () => {
   const slide = document.querySelector('.reveal .slides > section.present');
-  const markdown = [...slide.querySelectorAll('.jp-RenderedMarkdown')]
+  const shown = el => !el.closest('.fragment:not(.visible)');
+  const cells = [...slide.querySelectorAll('.jp-Cell')]
+    .filter(c => !c.closest('aside.notes'));  // speaker notes are not on screen
+  const markdown = cells.filter(shown)
+    .flatMap(c => [...c.querySelectorAll('.jp-RenderedMarkdown')])
     .map(m => m.innerText).join('\\n');
-  const images = [...slide.querySelectorAll('img')].map(img => {
+  const width = document.querySelector('.reveal .slides').getBoundingClientRect().width;
+  const images = [...slide.querySelectorAll('img')].filter(shown).map(img => {
     const box = img.getBoundingClientRect();
     return {src: img.getAttribute('src'), complete: img.complete,
-            natural: img.naturalWidth, shown: box.width,
+            natural: img.naturalWidth, shown: box.width, of_slide: box.width / width,
             inside: box.left >= 0 && box.right <= innerWidth + 1 &&
                     box.top >= 0 && box.bottom <= innerHeight + 1};
   });
+  const cellsShown = cells.map(shown);
+  const prompts = cells.map((c, i) => [i, c]).filter(
+    ([i, c]) => /Predict/.test(c.innerText) && c.querySelector('.jp-RenderedMarkdown'))
+    .map(([i, c]) => ({index: i, text: c.innerText.slice(0, 60),
+                       shown: cellsShown[i],
+                       after: cellsShown.slice(i + 1)}));
   return {number: document.querySelector('.slide-number').innerText.trim(),
-          markdown, images,
+          markdown, images, prompts,
           math: slide.querySelectorAll('.MathJax_CHTML, .mjx-chtml').length,
           hasTex: /\\$[^$]+\\$/.test(markdown)};
 }
 """
+
+
+def _widget_stills():
+    """The PNGs (base64) that stand for a widget on the slides: the explorer's."""
+    figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
+    lecture = nbformat.read(figures.LECTURE, as_version=4)
+    return {
+        output["data"]["image/png"].strip()
+        for cell in lecture.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if WIDGET_MIME in output.get("data", {})
+    }
 
 
 def _png_text_sizes():
@@ -64,15 +102,24 @@ def _png_text_sizes():
     return {png.strip(): size[:2] for png, size in zip(pngs, sizes, strict=True)}
 
 
-def test_slides_offline_every_slide(browser, tmp_path, latency_report):
+@pytest.fixture(scope="module")
+def slides(tmp_path_factory):
     build_slides = _module("build_slides", ROOT / "scripts" / "build_slides.py")
-    html = build_slides.build(out=tmp_path / "slides")
+    html = build_slides.build(out=tmp_path_factory.mktemp("slides") / "slides")
     links = [line for line in html.read_text().splitlines() if "src=" in line]
     assert not [line for line in links if "https://" in line or "http://" in line]
-    sizes = _png_text_sizes()
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    return html
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_slides_offline_every_slide(
+    browser, slides, viewport, tmp_path, latency_report
+):
+    sizes, stills = _png_text_sizes(), _widget_stills()
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    outside = []
+    outside, failed, errors = [], [], []
 
     def offline(route):  # nothing may come from outside this folder
         if urlparse(route.request.url).scheme in ("file", "data", "blob"):
@@ -81,31 +128,69 @@ def test_slides_offline_every_slide(browser, tmp_path, latency_report):
             outside.append(route.request.url)
             route.abort()
 
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and errors.append(message.text),
+    )
     try:
         page.route("**/*", offline)
-        page.goto(html.as_uri())
+        page.goto(slides.as_uri())
         page.locator(".reveal.ready").wait_for()
-        seen, screen_px = _step_through(page, tmp_path, sizes)
+        run = _step_through(page, tmp_path, sizes, stills)
+        hrefs = page.evaluate(
+            "() => [...document.querySelectorAll('.reveal a[href]')].map(a => a.href)"
+        )
     finally:
         context.close()
+    seen = run["seen"]
     total = int(seen[-1].split("/")[1])
     assert [int(n.split("/")[0]) for n in seen] == list(range(1, total + 1))
     assert outside == [], "the slides must need nothing from the internet"
+    assert failed == [], "files missing beside the slides"
+    assert errors == [], "errors in the browser console"
+    _check_links(hrefs, slides)
     latency_report(
-        f"slides: {total} slides; figure text on a 1920x1080 screen "
-        f"{min(screen_px):.1f} to {max(screen_px):.1f} px"
+        f"slides {width}x{height}: {total} slides, {run['states']} states, "
+        f"{run['prompts']} predict prompts revealed one key press later; "
+        f"figures {min(run['widths']):.0%} to {max(run['widths']):.0%} of the "
+        f"slide's width (widget stills: {[f'{w:.0%}' for w in set(run['stills'])]}); "
+        f"figure text {min(run['screen_px']):.1f} to "
+        f"{max(run['screen_px']):.1f} px"
     )
-    assert min(screen_px) >= MIN_SCREEN_PX
+    assert run["prompts"] >= 7, "the lecture's predict prompts"
+    assert min(run["widths"]) >= MIN_FIGURE_WIDTH
+    if width == 1920:
+        assert min(run["screen_px"]) >= MIN_SCREEN_PX
     print(f"screenshots: {tmp_path}")
 
 
-def _step_through(page, tmp_path, sizes):
-    """Press the right arrow to the end; check each slide; return what was seen."""
+def _check_links(hrefs, slides):
+    """Every link of the slides opens a file beside them; none leaves the machine."""
+    assert len(hrefs) >= 10, hrefs
+    for href in hrefs:
+        url = urlparse(href)
+        assert url.scheme == "file", f"a link leaves the slides: {href}"
+        target = Path(unquote(url.path))
+        assert target.is_file(), f"the link {href} opens nothing"
+        assert target.is_relative_to(slides.parent), href
+
+
+def _step_through(page, tmp_path, sizes, stills):
+    """Press the right arrow to the end; check each state; return what was seen."""
     page.evaluate("() => MathJax.Hub.Queue(() => { window.__typeset = true; })")
     page.wait_for_function("() => window.__typeset === true")
-    seen, screen_px, shown_images, key = [], [], 0, None
+    run = {"seen": [], "screen_px": [], "widths": [], "stills": [], "states": 0}
+    run["prompts"] = 0
+    shown_images, key, before = set(), None, None
     while True:
-        page.wait_for_timeout(450)  # the slide transition (0.4 s) has finished
+        # the slide or fragment transition has finished (getAnimations() lists
+        # running CSS transitions, and computes styles, so it sees one just begun;
+        # the controls' arrows bounce forever, a CSS animation, not a transition)
+        page.wait_for_function(
+            "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
+        )
         now = page.evaluate(
             "() => location.hash + ' ' + document.querySelectorAll("
             "'.reveal .fragment.visible').length"
@@ -113,20 +198,47 @@ def _step_through(page, tmp_path, sizes):
         if now == key:
             break  # the right arrow did nothing: the last slide
         key = now
-        state = page.evaluate(_SLIDE_JS)
+        state = page.evaluate(_STATE_JS)
         number = state["number"].replace("\n", "").replace(" ", "")
-        if not seen or seen[-1] != number:
-            seen.append(number)
-            page.screenshot(path=str(tmp_path / f"slide-{len(seen):02d}.png"))
-            assert not state["hasTex"], f"slide {number}: raw TeX {state['markdown']}"
-            for image in state["images"]:
-                assert image["complete"] and image["natural"] > 0, image["src"][:80]
-                assert image["inside"], f"slide {number}: a figure is cut off"
-                png = image["src"].split(",", 1)[1]
-                ratio = image["shown"] / image["natural"]
-                smallest, largest = sizes[png.strip()]
-                screen_px += [smallest * ratio, largest * ratio]
-                shown_images += 1
+        run["states"] += 1
+        page.screenshot(path=str(tmp_path / f"state-{run['states']:02d}.png"))
+        if not run["seen"] or run["seen"][-1] != number:
+            run["seen"].append(number)
+        assert not state["hasTex"], f"slide {number}: raw TeX {state['markdown']}"
+        run["prompts"] += _check_prompts(number, state, before)
+        for image in state["images"]:
+            assert image["complete"] and image["natural"] > 0, image["src"][:80]
+            assert image["inside"], f"slide {number}: a figure is cut off"
+            png = image["src"].split(",", 1)[1].strip()
+            run["stills" if png in stills else "widths"].append(image["of_slide"])
+            if png in shown_images:
+                continue
+            shown_images.add(png)
+            ratio = image["shown"] / image["natural"]
+            smallest, largest = sizes[png]
+            run["screen_px"] += [smallest * ratio, largest * ratio]
+        before = (number, state)
         page.keyboard.press("ArrowRight")
-    assert shown_images == len(sizes), "every figure of the lecture is on a slide"
-    return seen, screen_px
+    assert shown_images == set(sizes), "every figure of the lecture is on a slide"
+    return run
+
+
+def _check_prompts(number, state, before):
+    """Predict, then reveal: the number of prompts whose answer came one step late."""
+    revealed = 0
+    earlier = {}
+    if before is not None and before[0] == number:
+        earlier = {p["index"]: p for p in before[1]["prompts"]}
+    for prompt in state["prompts"]:
+        if not prompt["shown"]:
+            continue
+        if prompt["index"] not in earlier or not earlier[prompt["index"]]["shown"]:
+            # the prompt has just appeared: alone, with nothing after it yet
+            assert prompt["after"] and not any(prompt["after"]), (
+                f"slide {number}: the answer shows with the prompt {prompt['text']!r}"
+            )
+        elif not any(earlier[prompt["index"]]["after"]):
+            # one key press after the prompt: what follows it is shown
+            assert prompt["after"][0], f"slide {number}: {prompt['text']!r}"
+            revealed += 1
+    return revealed
