@@ -35,7 +35,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (
+from .positional import frequencies, sinusoidal_positions
+from .validation import (
     check_array_size,
     check_choice,
     check_d_model,
@@ -44,7 +45,6 @@ from ._validation import (
     check_positions,
     describe,
 )
-from .positional import frequencies, sinusoidal_positions
 
 __all__ = [
     "ROPE_LAYOUTS",

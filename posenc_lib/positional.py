@@ -35,7 +35,7 @@ References
 import numpy as np
 
 from . import _fast_table
-from ._validation import (
+from .validation import (
     check_array_size,
     check_base,
     check_choice,
@@ -106,7 +106,7 @@ def sinusoidal_positions(
         If ``d_model`` is odd or < 2, a position is negative or >= 2**53,
         ``positions`` is empty or not 1-D, ``base`` is outside ``[1, 1e100]``, or
         the result would be larger than 256 MiB
-        (``posenc_lib._validation.MAX_ARRAY_BYTES``), or ``layout`` is not one of
+        (``posenc_lib.validation.MAX_ARRAY_BYTES``), or ``layout`` is not one of
         :data:`LAYOUTS`.
 
     Examples

@@ -22,14 +22,14 @@ encoding breaks: :func:`property_report` gathers them.
 
 import numpy as np
 
-from ._validation import (
+from .positional import frequencies, rotation_matrix, sinusoidal_positions
+from .validation import (
     check_array_size,
     check_d_model,
     check_integer,
     check_positions,
     check_table,
 )
-from .positional import frequencies, rotation_matrix, sinusoidal_positions
 
 __all__ = [
     "diagonal_spread",

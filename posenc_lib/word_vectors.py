@@ -25,8 +25,8 @@ References
 
 import numpy as np
 
-from ._validation import check_integer, check_positive, check_table
 from .attention import softmax
+from .validation import check_integer, check_positive, check_table
 
 __all__ = [
     "TOY_CORPUS",

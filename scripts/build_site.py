@@ -47,7 +47,7 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from posenc_lib import frequencies, offset_similarity, pos_encoding
-from posenc_lib._format import format_number
+from posenc_lib.formatting import format_number
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"

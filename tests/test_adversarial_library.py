@@ -191,7 +191,7 @@ def test_a_python_int_base_is_a_number_like_any_other():
 
 # -- sizes: refused before anything is built --------------------------------------
 
-LIMIT = "more than the limit of 256 MiB (posenc_lib._validation.MAX_ARRAY_BYTES)."
+LIMIT = "more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES)."
 SIZES = {
     "sinusoidal_positions-range-1e9": (
         lambda: sinusoidal_positions(range(10**9), 2),

@@ -9,15 +9,14 @@ import pytest
 from notebook_reading import cells, markdown
 
 from posenc_lib import (
-    check_lookup,
-    check_pos_encoding,
     frequencies,
     lookup,
     pos_encoding,
     rotation_matrix,
     sinusoidal_positions,
 )
-from posenc_lib.exercise.mistakes import (
+from posenc_lib.exercise import check_lookup, check_pos_encoding
+from posenc_lib.mistakes import (
     MISTAKES,
     POS_ENCODING_MISTAKES,
     RIGHT_LINE,

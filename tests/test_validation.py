@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pytest
 
-from posenc_lib._validation import (
+from posenc_lib.validation import (
     check_d_model,
     check_dtype,
     check_index,

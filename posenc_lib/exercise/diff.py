@@ -19,7 +19,7 @@ API
 import html
 from dataclasses import dataclass
 
-from .._validation import describe
+from ..validation import describe
 from .commands import _is_number
 
 __all__ = ["OutputComparison", "compare_outputs"]

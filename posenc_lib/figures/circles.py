@@ -12,8 +12,8 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .._validation import check_d_model, check_index, check_integer, check_positions
 from ..positional import frequencies, sinusoidal_positions
+from ..validation import check_d_model, check_index, check_integer, check_positions
 
 __all__ = [
     "PAIR_CIRCLE_SIZE",

@@ -11,8 +11,8 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 
 import numpy as np
 
-from .._validation import check_index, check_positive, check_table
 from ..positional import frequencies
+from ..validation import check_index, check_positive, check_table
 from .style import heatmap, new_axes
 
 __all__ = [

@@ -188,7 +188,7 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
     >>> check_array_size((10**9, 2), "positions and d_model")
     Traceback (most recent call last):
     ...
-    ValueError: positions and d_model would give the result of shape (1000000000, 2), 14.9 GiB: more than the limit of 256 MiB (posenc_lib._validation.MAX_ARRAY_BYTES).
+    ValueError: positions and d_model would give the result of shape (1000000000, 2), 14.9 GiB: more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES).
     """  # noqa: E501
     size = itemsize
     for length in shape:
@@ -198,7 +198,7 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
         raise ValueError(
             f"{name} would give {what} of shape {shape}, {_bytes(size)}: more than "
             f"the limit of {_bytes(MAX_ARRAY_BYTES)} "
-            "(posenc_lib._validation.MAX_ARRAY_BYTES)."
+            "(posenc_lib.validation.MAX_ARRAY_BYTES)."
         )
 
 
