@@ -24,12 +24,12 @@ from posenc_lib.mistakes import (
 )
 from posenc_lib.properties import (
     diagonal_spread,
-    encoding_table,
     min_distance,
     min_row_distance,
     property_report,
     rotation_error,
     shift_map_error,
+    table_of,
 )
 
 NOTEBOOK = (
@@ -46,7 +46,7 @@ def right():
 @pytest.fixture(scope="module")
 def tables():
     return {
-        name: encoding_table(MISTAKES[name], N_ROWS, D_MODEL)
+        name: table_of(MISTAKES[name], N_ROWS, D_MODEL)
         for name in POS_ENCODING_MISTAKES
     }
 

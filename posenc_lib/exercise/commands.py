@@ -40,7 +40,7 @@ import re
 import numpy as np
 
 from .. import embedding, positional
-from ..formatting import format_number, format_numbers
+from ..formatting import format_number, format_numbers, is_number
 from ..validation import (
     check_d_model,
     check_index,
@@ -131,14 +131,6 @@ def _meaningful_lines(text):
             yield number, line
 
 
-def _is_number(word):
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
-
-
 class _Interpreter:
     """Runs the lines of one script, holding the table and the tokens."""
 
@@ -178,7 +170,7 @@ class _Interpreter:
                 yield getattr(self, "_" + self.command.lower())(args)
 
     def _unknown(self, keyword):
-        if not _is_number(keyword):
+        if not is_number(keyword):
             return (
                 f"unknown command {excerpt(keyword)}; expected one of "
                 f"{', '.join(_USAGE)}."
@@ -244,7 +236,7 @@ class _Interpreter:
                 f"(from {header}).",
                 number,
             )
-        values = [float(w) if _is_number(w) else w for w in words]
+        values = [float(w) if is_number(w) else w for w in words]
         for column, value in enumerate(values):
             if isinstance(value, str) or not math.isfinite(value):
                 finite = "" if isinstance(value, str) else "finite "
