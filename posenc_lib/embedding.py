@@ -59,7 +59,7 @@ def lookup(table, token_ids):
     >>> lookup(table, -1)
     Traceback (most recent call last):
     ...
-    ValueError: token_id == -1, must be in [0, 2), i.e. 0 <= token_id < vocab_size.
+    ValueError: token_ids == -1, must be in [0, 2), i.e. 0 <= token_id < vocab_size.
     """
     table = check_table(table)  # (vocab_size, d)
     token_ids = check_token_ids(token_ids, vocab_size=table.shape[0])

@@ -25,6 +25,7 @@ import numpy as np
 from .positional import frequencies, rotation_matrix, sinusoidal_positions
 from .validation import (
     check_array_size,
+    check_callable,
     check_d_model,
     check_integer,
     check_positions,
@@ -212,6 +213,7 @@ def table_of(fn, n_positions, d_model):
     array([[0.        , 1.        , 0.        , 1.        ],
            [0.84147098, 0.54030231, 0.00999983, 0.99995   ]])
     """
+    check_callable(fn, "fn", what="a function like pos_encoding(pos, d_model)")
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     d_model = check_d_model(d_model)
     check_array_size((n_positions, d_model), "n_positions and d_model")

@@ -42,6 +42,7 @@ import numpy as np
 from .. import embedding, positional
 from ..formatting import format_number, format_numbers, is_number
 from ..validation import (
+    check_callable,
     check_d_model,
     check_index,
     check_integer,
@@ -351,8 +352,8 @@ def _check_arguments(text, **functions):
             "(8 MiB) a script may hold."
         )
     for name, function in functions.items():
-        if function is not None and not callable(function):
-            raise TypeError(f"{name} == {describe(function)}, must be a function.")
+        if function is not None:
+            check_callable(function, name)
 
 
 def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):

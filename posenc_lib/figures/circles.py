@@ -51,8 +51,8 @@ def unit_circle(ax):
         side.set_visible(False)
 
 
-def _check_pair(pair, d_model):
-    return check_index(pair, "pair", d_model // 2, what="d_model // 2")
+def _check_pair(pair, d_model, name="pair"):
+    return check_index(pair, name, d_model // 2, what="d_model // 2")
 
 
 def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
@@ -252,7 +252,7 @@ def clock_faces(positions, d_model, pairs):
     """
     positions = check_positions(positions)  # (n,)
     d_model = check_d_model(d_model)
-    pairs = [_check_pair(pair, d_model) for pair in pairs]
+    pairs = [_check_pair(p, d_model, f"pairs[{i}]") for i, p in enumerate(pairs)]
     table = sinusoidal_positions(positions, d_model)  # (n, d_model)
     fig, axes = plt.subplots(
         1, len(pairs), figsize=(2.0 * len(pairs), 2.3), squeeze=False
