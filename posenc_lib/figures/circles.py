@@ -20,6 +20,7 @@ __all__ = [
     "clock_faces",
     "draw_pair_stage",
     "pair_circle",
+    "pair_shift_title",
     "show_pair_shift",
     "unit_circle",
 ]
@@ -188,12 +189,28 @@ def show_pair_shift(ax, arrows, offset, *, d_model, pair, starts):
     end = sinusoidal_positions(starts + offset, d_model)[:, columns]  # (n_starts, 2)
     for arrow, xy_start, xy_end in zip(arrows, begin, end, strict=True):
         arrow.xyann, arrow.xy = tuple(xy_start), tuple(xy_end)
-    frequency = frequencies(d_model)[pair]
-    ax.title.set_text(
+    ax.title.set_text(pair_shift_title(offset, d_model=d_model, pair=pair))
+    return np.stack([begin, end], axis=1)  # (n_starts, 2, 2)
+
+
+def pair_shift_title(offset, *, d_model, pair):
+    """The title of a pair's circle shifted by ``offset``: how far it turns.
+
+    :func:`show_pair_shift` sets it; the offline web edition's slider shows the
+    same text (``scripts/build_site.py``).
+
+    Examples
+    --------
+    >>> print(pair_shift_title(3, d_model=16, pair=1))
+    pair 1 of d_model = 16: +3 positions
+    turns by 3 × 0.316 = 0.949 rad
+    """
+    offset = check_integer(offset, "offset")
+    frequency = frequencies(d_model)[_check_pair(pair, check_d_model(d_model))]
+    return (
         f"pair {pair} of d_model = {d_model}: +{offset} positions\n"
         f"turns by {offset} × {frequency:.3f} = {offset * frequency:.3f} rad"
     )
-    return np.stack([begin, end], axis=1)  # (n_starts, 2, 2)
 
 
 def _readable(length):
