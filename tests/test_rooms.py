@@ -212,3 +212,31 @@ def test_the_package_imports_its_own_modules_at_the_top_of_each_file():
         if in_function and module.startswith("posenc_lib")
     }
     assert inner == LAZY
+
+
+#: which rooms each room may import: the maths room none, the lecturer's the
+#: exercise's checkers; the ``posenc`` command line (``__main__.py``) joins the
+#: learner's ``run`` and the lecturer's ``grade``
+MAY_IMPORT = {
+    "command line": {"exercise", "grading"},
+    "maths": set(),
+    "exercise": {"maths"},
+    "figures": {"maths"},
+    "grading": {"maths", "exercise"},
+}
+
+
+def test_each_room_imports_only_the_rooms_it_may():
+    found = {room: set() for room in MAY_IMPORT}
+    for path in (ROOT / "posenc_lib").rglob("*.py"):
+        room = _room(_module_of(path))
+        room = "command line" if path.name == "__main__.py" else room
+        for _, module, names, _ in _imports(path):
+            if module.split(".")[0] == "posenc_lib":
+                targets = [module] if module != "posenc_lib" else names
+                rooms = {
+                    _room(f"posenc_lib.{t}" if module == "posenc_lib" else t)
+                    for t in targets
+                }
+                found[room] |= rooms - {room}
+    assert found == MAY_IMPORT
