@@ -32,14 +32,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))
 from make_submissions import POS_ENCODING_KINDS, make_notebook, write_submissions  # noqa: E402
 
+from posenc_lib.grading import TASKS  # noqa: E402
 from posenc_lib.grading._grade_worker import WARM_UP  # noqa: E402
 from posenc_lib.grading.kernel import CurrentEnvKernelManager  # noqa: E402
 
 KINDS = (*POS_ENCODING_KINDS, "added-to-table")
 CHECKS = (
     "from posenc_lib.grading.grader import report_task\n"
-    "[report_task(t, globals())['passed'] for t in "
-    "('lookup', 'pos_encoding', 'sinusoidal_positions')]"
+    f"[report_task(t, globals())['passed'] for t in {TASKS!r}]"
 )
 #: the reference: one fresh process per submission, nbclient, then the checks
 REFERENCE = f"""\

@@ -6,30 +6,28 @@ Import what you need from here:
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-The package has three rooms:
+The package has four rooms, one per audience:
 
 - here, at the top level, the maths a learner reads: :mod:`~posenc_lib.positional`
   (the formula), :mod:`~posenc_lib.embedding` (the table lookup),
-  :mod:`~posenc_lib.properties` (why sines), :mod:`~posenc_lib.attention` and
+  :mod:`~posenc_lib.properties` (why sines), :mod:`~posenc_lib.mistakes` (the
+  lesson's mistakes, chapter 04), :mod:`~posenc_lib.attention` and
   :mod:`~posenc_lib.word_vectors` (chapters 06 and 01),
-  :mod:`~posenc_lib.conventions` (the layouts other libraries use, chapter 07);
-- :mod:`posenc_lib.exercise`: the exercise's command language, checkers and mistakes;
-- :mod:`posenc_lib.figures`: the chapters' figures and sliders.
+  :mod:`~posenc_lib.conventions` (the layouts other libraries use, chapter 07),
+  and what every room shares: :mod:`~posenc_lib.validation` (the argument
+  checks) and :mod:`~posenc_lib.formatting` (how numbers are printed);
+- :mod:`posenc_lib.exercise`: the learner's exercise (chapter 05): the command
+  language, the checkers, ``posenc run``;
+- :mod:`posenc_lib.figures`: the chapters' figures and sliders;
+- :mod:`posenc_lib.grading`: grading a class, for lecturers (``posenc grade``).
 
-Only numpy is imported with the package; ``posenc_lib.figures`` imports
-matplotlib (and ipywidgets for its sliders) when you import it.
+This room imports no other: ``import posenc_lib`` loads numpy and the maths
+modules only. ``posenc_lib.figures`` imports matplotlib (and ipywidgets for its
+sliders) when you import it; the checkers are in :mod:`posenc_lib.exercise`.
 """
 
 from .conventions import Identification, encoding_table, identify_encoding
 from .embedding import encode, lookup, one_hot
-from .exercise import (
-    CheckResult,
-    CommandError,
-    check_lookup,
-    check_pos_encoding,
-    check_sinusoidal_positions,
-    run_commands,
-)
 from .positional import (
     frequencies,
     pos_encoding,
@@ -40,13 +38,7 @@ from .positional import (
 from .properties import offset_similarity, similarity, similarity_matrix
 
 __all__ = [
-    "CheckResult",
-    "CommandError",
     "Identification",
-    "check_lookup",
-    "check_pos_encoding",
-    "check_sinusoidal_positions",
-    "run_commands",
     "encode",
     "encoding_table",
     "frequencies",

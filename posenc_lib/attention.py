@@ -35,16 +35,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (
+from .positional import frequencies, sinusoidal_positions
+from .validation import (
     check_array_size,
+    check_callable,
     check_choice,
     check_d_model,
     check_index,
     check_integer,
+    check_position,
     check_positions,
     describe,
 )
-from .positional import frequencies, sinusoidal_positions
 
 __all__ = [
     "ROPE_LAYOUTS",
@@ -91,6 +93,23 @@ def _check_rows(x, d_model=None, name="x"):
         raise ValueError(
             f"{name} has shape {x.shape}, must have at least one row and column."
         )
+    return x
+
+
+def _check_head(head):
+    """``head`` itself, or a TypeError unless it is an :class:`AttentionHead`."""
+    if not isinstance(head, AttentionHead):
+        raise TypeError(
+            f"head == {describe(head)}, must be an AttentionHead from init_head()."
+        )
+    return head
+
+
+def _check_vector(x, d_model, name):
+    """``x`` as a float array of shape ``(d_model,)``, or raise naming ``name``."""
+    x = _as_numbers(x, name)
+    if x.shape != (d_model,):
+        raise ValueError(f"{name} has shape {x.shape}, must be ({d_model},).")
     return x
 
 
@@ -157,6 +176,8 @@ def softmax(scores, axis=-1):
     array([0.5, 0. , 0.5])
     """
     scores = _as_numbers(scores, "scores")
+    top_axis = max(scores.ndim - 1, 0)
+    axis = check_integer(axis, "axis", min_value=-top_axis - 1, max_value=top_axis)
     if scores.size == 0:
         raise ValueError(
             f"scores has shape {scores.shape}, must hold at least one number."
@@ -196,7 +217,7 @@ def self_attention(x, head, *, positions=None):
     >>> self_attention(x, init_head(4)).shape
     (3, 4)
     """
-    x = _check_rows(x, head.w_q.shape[0])  # (n, d_model)
+    x = _check_rows(x, _check_head(head).w_q.shape[0])  # (n, d_model)
     q, k, v = x @ head.w_q, x @ head.w_k, x @ head.w_v  # (n, d_head) each
     if positions is not None:
         q, k = rope(q, positions), rope(k, positions)
@@ -228,6 +249,7 @@ def permutation_gap(layer, x, perm):
     >>> permutation_gap(lambda rows: 2 * rows, x, [2, 0, 1])
     0.0
     """
+    check_callable(layer, "layer", what="a function of an (n, d) array")
     x = _check_rows(x)  # (n, d)
     perm = check_positions(perm, name="perm")
     if sorted(perm.tolist()) != list(range(len(x))):
@@ -320,6 +342,7 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
         raise ValueError(
             f"q has shape {q.shape} and k has shape {k.shape}, must both be (d,)."
         )
+    m, n = check_position(m, "m"), check_position(n, "n")
     rotated = rope(np.stack([q, k]), [m, n], base=base, layout=layout)  # (2, d)
     return float(rotated[0] @ rotated[1])
 
@@ -349,11 +372,12 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     >>> position_scores(x, x, head, 3, method="rope").shape
     (3, 3)
     """
-    d_model = head.w_q.shape[0]
+    d_model = _check_head(head).w_q.shape[0]
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     size = (n_positions, max(n_positions, d_model))
     check_array_size(size, "n_positions", what="scores and rows")
-    xs = _check_rows(np.stack([x_q, x_k]), d_model, name="x_q and x_k")  # (2, d_model)
+    x_q, x_k = _check_vector(x_q, d_model, "x_q"), _check_vector(x_k, d_model, "x_k")
+    xs = np.stack([x_q, x_k])  # (2, d_model)
     check_choice(method, "method", ("add", "rope"))
     repeat = np.ones((n_positions, 1))  # (n_positions, 1)
     queries, keys = repeat * xs[0], repeat * xs[1]  # (n_positions, d_model) each

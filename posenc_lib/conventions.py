@@ -21,7 +21,7 @@ table with the same base; it *is* the ``concat`` table with the larger base
 
 :func:`identify_encoding` takes any table (rows = positions) and says which of
 these it is, with which base and starting position, or which of the lesson's
-mistakes (:mod:`posenc_lib.exercise.mistakes`) it matches, or that it is none
+mistakes (:mod:`posenc_lib.mistakes`) it matches, or that it is none
 of them and what it is nearest to.
 
 References
@@ -37,14 +37,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (
+from .mistakes import DESCRIPTION, MISTAKES, POS_ENCODING_MISTAKES
+from .positional import frequencies, sinusoidal_positions
+from .validation import (
     check_choice,
     check_d_model,
     check_positions,
     check_positive,
     check_table,
 )
-from .positional import frequencies, sinusoidal_positions
 
 __all__ = [
     "CONVENTIONS",
@@ -345,8 +346,6 @@ def _convention_candidates(table, positions):
 
 def _mistake_candidates(table, positions):
     """Each of the lesson's mistakes on a few of the table's rows."""
-    from .exercise.mistakes import MISTAKES, POS_ENCODING_MISTAKES
-
     rows = _sample(len(table), _MISTAKE_ROWS)
     for mistake in POS_ENCODING_MISTAKES:
         rebuilt = np.array(
@@ -388,8 +387,6 @@ def _describe(candidate, d_model):
 def _message(candidate, d_model, positions):
     """What to tell a person about a recognised table."""
     if candidate.mistake is not None:
-        from .exercise.mistakes import DESCRIPTION
-
         return (
             f"This is {_describe(candidate, d_model)}: {DESCRIPTION[candidate.mistake]}"
         )
@@ -485,7 +482,7 @@ def identify_encoding(table, *, positions=None):
     >>> fsmt = encoding_table("tensor2tensor", range(2, 40), 8)  # rows start at 2
     >>> identify_encoding(fsmt).first_position
     2
-    >>> from posenc_lib.exercise.mistakes import sine_only
+    >>> from posenc_lib.mistakes import sine_only
     >>> identify_encoding([sine_only(p, 6) for p in range(20)]).mistake
     'sine-only'
     >>> print(identify_encoding(np.ones((10, 4))))  # doctest: +ELLIPSIS

@@ -12,14 +12,14 @@ always new arrays, so adding the encoding to them can never change the table.
 
 import numpy as np
 
-from ._validation import (
+from .positional import sinusoidal_positions
+from .validation import (
     check_array_size,
     check_d_model,
     check_integer,
     check_table,
     check_token_ids,
 )
-from .positional import sinusoidal_positions
 
 __all__ = ["encode", "lookup", "one_hot"]
 
@@ -59,7 +59,7 @@ def lookup(table, token_ids):
     >>> lookup(table, -1)
     Traceback (most recent call last):
     ...
-    ValueError: token_id == -1, must be in [0, 2), i.e. 0 <= token_id < vocab_size.
+    ValueError: token_ids == -1, must be in [0, 2), i.e. 0 <= token_id < vocab_size.
     """
     table = check_table(table)  # (vocab_size, d)
     token_ids = check_token_ids(token_ids, vocab_size=table.shape[0])
@@ -80,7 +80,7 @@ def one_hot(token_ids, vocab_size):
     -------
     numpy.ndarray of shape (n, vocab_size)
         float64, so that ``one_hot(ids, V) @ table == lookup(table, ids)``; at
-        most 256 MiB (``posenc_lib._validation.MAX_ARRAY_BYTES``), else ValueError.
+        most 256 MiB (``posenc_lib.validation.MAX_ARRAY_BYTES``), else ValueError.
 
     Examples
     --------

@@ -35,7 +35,7 @@ References
 import numpy as np
 
 from . import _fast_table
-from ._validation import (
+from .validation import (
     check_array_size,
     check_base,
     check_choice,
@@ -55,6 +55,12 @@ __all__ = [
 ]
 
 LAYOUTS = ("interleaved", "concat")  # [sin, cos, sin, cos, ...] or [sin... | cos...]
+
+
+def _divisors(d_model, base):
+    """``base ** (2 * pair / d_model)`` for every pair, shape ``(d_model // 2,)``."""
+    pair = np.arange(d_model // 2)  # (d_model // 2,): columns 2 pair and 2 pair + 1
+    return base ** (2 * pair / d_model)  # (d_model // 2,)
 
 
 def sinusoidal_positions(
@@ -106,7 +112,7 @@ def sinusoidal_positions(
         If ``d_model`` is odd or < 2, a position is negative or >= 2**53,
         ``positions`` is empty or not 1-D, ``base`` is outside ``[1, 1e100]``, or
         the result would be larger than 256 MiB
-        (``posenc_lib._validation.MAX_ARRAY_BYTES``), or ``layout`` is not one of
+        (``posenc_lib.validation.MAX_ARRAY_BYTES``), or ``layout`` is not one of
         :data:`LAYOUTS`.
 
     Examples
@@ -128,8 +134,7 @@ def sinusoidal_positions(
     positions = check_positions(positions)  # (n,)
     size = (len(positions), d_model)
     check_array_size(size, "positions and d_model", itemsize=dtype.itemsize)
-    pair = np.arange(d_model // 2)  # (d_model // 2,): columns 2 pair and 2 pair + 1
-    divisor = base ** (2 * pair / d_model)  # (d_model // 2,)
+    divisor = _divisors(d_model, base)  # (d_model // 2,): base ** (2 * pair / d_model)
     if _fast_table.takes_fast_path(positions, dtype):  # a long run a, a + 1, ...
         table = _fast_table.rotated_table(positions[0], len(positions), divisor, dtype)
     else:
@@ -181,12 +186,6 @@ def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64, layout="interl
     pos = check_position(pos, "pos")
     table = sinusoidal_positions([pos], d_model, base=base, dtype=dtype, layout=layout)
     return table[0]
-
-
-def _divisors(d_model, base):
-    """``base ** (2 * pair / d_model)`` for every pair, shape ``(d_model // 2,)``."""
-    pair = np.arange(d_model // 2)  # (d_model // 2,)
-    return base ** (2 * pair / d_model)  # (d_model // 2,)
 
 
 def frequencies(d_model, base=10000.0):

@@ -15,25 +15,25 @@ Distances. For the same reason
 ``Δ``, so the closest pair among the first ``N`` rows is found by scanning the
 ``N - 1`` offsets instead of all ``N^2 / 2`` pairs (:func:`min_distance`).
 
-Checks on any table (rows for positions ``0, 1, ...``, e.g. from
-:func:`encoding_table`), so chapter 04 can ask which property a mistaken
-encoding breaks: :func:`property_report` gathers them.
+Checks on any table (rows for positions ``0, 1, ...``, e.g. the
+:func:`table_of` a mistaken ``pos_encoding``), so chapter 04 can ask which
+property a mistaken encoding breaks: :func:`property_report` gathers them.
 """
 
 import numpy as np
 
-from ._validation import (
+from .positional import frequencies, rotation_matrix, sinusoidal_positions
+from .validation import (
     check_array_size,
+    check_callable,
     check_d_model,
     check_integer,
     check_positions,
     check_table,
 )
-from .positional import frequencies, rotation_matrix, sinusoidal_positions
 
 __all__ = [
     "diagonal_spread",
-    "encoding_table",
     "min_distance",
     "min_row_distance",
     "offset_similarity",
@@ -43,6 +43,7 @@ __all__ = [
     "shift_map_error",
     "similarity",
     "similarity_matrix",
+    "table_of",
 ]
 
 
@@ -193,11 +194,13 @@ def min_distance(n_positions, d_model):
     return float(distance[best]), int(offsets[best])
 
 
-def encoding_table(fn, n_positions, d_model):
+def table_of(fn, n_positions, d_model):
     """Stack ``fn(pos, d_model)`` for ``pos = 0 .. n_positions - 1`` into a table.
 
     ``fn`` has the signature of :func:`~posenc_lib.positional.pos_encoding`, so
-    this builds the table of the library's encoding or of any mistaken version.
+    this builds the table of the library's encoding or of any mistaken version
+    (:mod:`posenc_lib.mistakes`). For the layouts other libraries use, see
+    :func:`posenc_lib.conventions.encoding_table`.
 
     Returns
     -------
@@ -206,10 +209,11 @@ def encoding_table(fn, n_positions, d_model):
     Examples
     --------
     >>> from posenc_lib import pos_encoding
-    >>> encoding_table(pos_encoding, 2, 4)
+    >>> table_of(pos_encoding, 2, 4)
     array([[0.        , 1.        , 0.        , 1.        ],
            [0.84147098, 0.54030231, 0.00999983, 0.99995   ]])
     """
+    check_callable(fn, "fn", what="a function like pos_encoding(pos, d_model)")
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     d_model = check_d_model(d_model)
     check_array_size((n_positions, d_model), "n_positions and d_model")

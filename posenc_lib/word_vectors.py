@@ -25,8 +25,14 @@ References
 
 import numpy as np
 
-from ._validation import check_integer, check_positive, check_table
 from .attention import softmax
+from .validation import (
+    check_integer,
+    check_positive,
+    check_table,
+    check_token_ids,
+    describe,
+)
 
 __all__ = [
     "TOY_CORPUS",
@@ -65,6 +71,25 @@ TOY_CORPUS = (
 )
 
 
+def _check_words(words, name, what="str"):
+    """``words`` as a list of str, or raise naming ``name`` (a lone str is refused)."""
+    many = isinstance(words, list | tuple)
+    if not many or not all(isinstance(word, str) for word in words):
+        raise TypeError(f"{name} == {describe(words)}, must be a list of {what}.")
+    return list(words)
+
+
+def _check_length(values, name, n, rows):
+    """``values`` as a list of length ``n`` (one per row of ``rows``)."""
+    if isinstance(values, str) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} == {describe(values)}, must be a list, one per row.")
+    if len(values) != n:
+        raise ValueError(
+            f"{name} has length {len(values)}, must be {n} (rows of {rows})."
+        )
+    return list(values)
+
+
 def vocabulary(sentences):
     """Sorted list of the distinct words in ``sentences`` (split on spaces).
 
@@ -73,6 +98,7 @@ def vocabulary(sentences):
     >>> vocabulary(["the cat", "the dog"])
     ['cat', 'dog', 'the']
     """
+    sentences = _check_words(sentences, "sentences", what="sentences (str)")
     return sorted({word for sentence in sentences for word in sentence.split()})
 
 
@@ -100,10 +126,15 @@ def context_pairs(sentences, vocab, window=2):
            [1, 2],
            [2, 1]])
     """
+    sentences = _check_words(sentences, "sentences", what="sentences (str)")
+    ids = {word: i for i, word in enumerate(_check_words(vocab, "vocab", what="words"))}
     window = check_integer(window, "window", min_value=1)
-    ids = {word: i for i, word in enumerate(vocab)}
     pairs = []
-    for sentence in sentences:
+    for index, sentence in enumerate(sentences):
+        unknown = [word for word in sentence.split() if word not in ids]
+        if unknown:
+            word = unknown[0]
+            raise ValueError(f"sentences[{index}] has {word!r}, a word not in vocab.")
         words = [ids[word] for word in sentence.split()]
         for i, centre in enumerate(words):
             for j in range(max(0, i - window), min(len(words), i + window + 1)):
@@ -122,7 +153,8 @@ def random_table(vocab_size, d_model, seed=0):
     """
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
     d_model = check_integer(d_model, "d_model", min_value=1)
-    return np.random.default_rng(seed).normal(0.0, 0.5, size=(vocab_size, d_model))
+    rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
+    return rng.normal(0.0, 0.5, size=(vocab_size, d_model))
 
 
 def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
@@ -156,11 +188,15 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     True
     """
     table = check_table(table).astype(np.float64)  # (V, d_model), a copy
-    pairs = np.asarray(pairs, dtype=np.int64)  # (n_pairs, 2)
+    pairs = check_table(pairs, name="pairs", what="(n_pairs, 2), (centre, context) ids")
+    if pairs.shape[1] != 2:
+        raise ValueError(f"pairs has shape {pairs.shape}, must be (n_pairs, 2).")
+    pairs = check_token_ids(pairs.ravel(), len(table), name="pairs").reshape(-1, 2)
     steps = check_integer(steps, "steps", min_value=1)
     learning_rate = check_positive(learning_rate, "learning_rate")
     vocab_size, d_model = table.shape
-    weights = np.random.default_rng(seed).normal(0.0, 0.5, size=(d_model, vocab_size))
+    rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
+    weights = rng.normal(0.0, 0.5, size=(d_model, vocab_size))
     centre, context = pairs[:, 0], pairs[:, 1]
     rows = np.arange(len(pairs))
     losses = np.empty(steps)
@@ -214,7 +250,7 @@ def group_similarity(vectors, groups):
     (0.995, 0.050)
     """
     similarity = cosine_similarity(vectors)  # (n, n)
-    labels = np.asarray(groups)
+    labels = np.asarray(_check_length(groups, "groups", len(similarity), "vectors"))
     same = labels[:, None] == labels[None, :]  # (n, n)
     distinct = ~np.eye(len(labels), dtype=bool)
     return float(similarity[same & distinct].mean()), float(similarity[~same].mean())
@@ -230,6 +266,9 @@ def format_similarity(matrix, labels):
     cat      1.00   0.50
     dog      0.50   1.00
     """
+    matrix = check_table(matrix, name="matrix", what="(n, n), one row per label")
+    labels = _check_words(labels, "labels")
+    _check_length(labels, "labels", len(matrix), "matrix")
     width = max(6, *map(len, labels)) + 1
     lines = [" " * width + "".join(f"{label:>{width}}" for label in labels)]
     for label, row in zip(labels, np.asarray(matrix), strict=True):

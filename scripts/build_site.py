@@ -47,7 +47,7 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from posenc_lib import frequencies, offset_similarity, pos_encoding
-from posenc_lib._format import format_number
+from posenc_lib.formatting import format_number
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -71,7 +71,6 @@ MATHJAX_KEEP = re.compile(
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 NBVAL_MARKER = re.compile(r"^\s*# NBVAL_\w+\s*\n?", re.MULTILINE)
 IPYNB_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]*?)\.ipynb(#[^"]*)?"')
-CMAP = "RdBu_r"  # posenc_lib's PE_CMAP: -1 blue, 0 white, +1 red
 
 # The slider widgets: the calls that make them, the text repr of their output,
 # their arguments in order, and their defaults (tests/test_build_site.py checks
@@ -317,10 +316,11 @@ def _lecture_widget(spec, ident):
 
 def pair_circle_titles(spec):
     """The circle's title for every offset, as ``show_pair_shift`` writes it."""
-    frequency = frequencies(spec["d_model"])[spec["pair"]]
+    from posenc_lib.figures.circles import pair_shift_title  # with matplotlib
+
+    d_model, pair = spec["d_model"], spec["pair"]
     return [
-        f"pair {spec['pair']} of d_model = {spec['d_model']}: +{k} positions\n"
-        f"turns by {k} × {frequency:.3f} = {k * frequency:.3f} rad"
+        pair_shift_title(k, d_model=d_model, pair=pair)
         for k in range(spec["max_offset"] + 1)
     ]
 
@@ -428,7 +428,9 @@ def colour_map(n_colours=64):
     """The heatmaps' colour map sampled from -1 to 1, as ``#rrggbb``."""
     import matplotlib as mpl  # only here: the build needs no plotting otherwise
 
-    cmap = mpl.colormaps[CMAP].resampled(n_colours)
+    from posenc_lib.figures.style import PE_CMAP  # -1 blue, 0 white, +1 red
+
+    cmap = mpl.colormaps[PE_CMAP].resampled(n_colours)
     return [mpl.colors.to_hex(cmap(i)) for i in range(n_colours)]
 
 

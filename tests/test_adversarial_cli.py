@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from posenc_lib import lookup, pos_encoding
 from posenc_lib.__main__ import main
-from posenc_lib._format import format_number, format_numbers
 from posenc_lib.exercise import CommandError, run_commands
+from posenc_lib.formatting import format_number, format_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "examples" / "lesson.txt"

@@ -38,7 +38,7 @@ from posenc_lib.attention import (
     self_attention,
     softmax,
 )
-from posenc_lib.properties import encoding_table, min_distance
+from posenc_lib.properties import min_distance, table_of
 
 EXACT = 1e-15  # against sin(pos / float64 divisor), computed exactly
 PER_POSITION = 3e-16  # against the exact formula: the divisor's rounding
@@ -191,7 +191,7 @@ def test_a_python_int_base_is_a_number_like_any_other():
 
 # -- sizes: refused before anything is built --------------------------------------
 
-LIMIT = "more than the limit of 256 MiB (posenc_lib._validation.MAX_ARRAY_BYTES)."
+LIMIT = "more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES)."
 SIZES = {
     "sinusoidal_positions-range-1e9": (
         lambda: sinusoidal_positions(range(10**9), 2),
@@ -232,8 +232,8 @@ SIZES = {
         lambda: min_distance(10**9, 2),
         "n_positions and d_model would give angles of shape (999999999, 1), 7.45 GiB: ",
     ),
-    "encoding_table": (
-        lambda: encoding_table(pos_encoding, 10**9, 4),
+    "table_of": (
+        lambda: table_of(pos_encoding, 10**9, 4),
         "n_positions and d_model would give the result of shape (1000000000, 4), "
         "29.8 GiB: ",
     ),

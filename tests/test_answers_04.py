@@ -6,8 +6,9 @@ from pathlib import Path
 import nbformat
 import numpy as np
 
-from posenc_lib import check_pos_encoding, sinusoidal_positions
-from posenc_lib.exercise.mistakes import MISTAKES
+from posenc_lib import sinusoidal_positions
+from posenc_lib.exercise import check_pos_encoding
+from posenc_lib.mistakes import MISTAKES
 from posenc_lib.properties import min_row_distance, property_report
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"

@@ -8,7 +8,8 @@ import nbformat
 import numpy as np
 from notebook_reading import EXERCISE_SCRIPT as LESSON
 
-from posenc_lib import check_pos_encoding, run_commands, sinusoidal_positions
+from posenc_lib import sinusoidal_positions
+from posenc_lib.exercise import check_pos_encoding, run_commands
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ANSWERS = NOTEBOOKS / "answers" / "05_answers.ipynb"

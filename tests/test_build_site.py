@@ -20,7 +20,7 @@ import pytest
 
 import posenc_lib
 from posenc_lib import frequencies, offset_similarity, pos_encoding
-from posenc_lib._format import format_number
+from posenc_lib.formatting import format_number
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "build_site.py"

@@ -25,7 +25,7 @@ from posenc_lib.conventions import (
     permutation,
     tensor2tensor_base,
 )
-from posenc_lib.exercise.mistakes import MISTAKES, POS_ENCODING_MISTAKES
+from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 # --- the peers' recipes ------------------------------------------------------------
 

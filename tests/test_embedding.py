@@ -126,13 +126,13 @@ NOT_2D = "must be 2-D: (vocab_size, d), one row per token."
 NUMERIC = "must be numeric (integers or floats)."
 
 BAD_TOKEN_IDS = [
-    (-1, ValueError, f"token_id == -1, {IN_VOCAB}"),
+    (-1, ValueError, f"token_ids == -1, {IN_VOCAB}"),
     ([0, -1], ValueError, f"token_ids[1] == -1, {IN_VOCAB}"),
-    (3, ValueError, f"token_id == 3, {IN_VOCAB}"),
+    (3, ValueError, f"token_ids == 3, {IN_VOCAB}"),
     ([2, 3], ValueError, f"token_ids[1] == 3, {IN_VOCAB}"),
-    (1.0, TypeError, "token_id == 1.0 (float), must be an integer in [0, 3)."),
+    (1.0, TypeError, "token_ids == 1.0 (float), must be an integer in [0, 3)."),
     ([0, 1.0], TypeError, f"token_ids[1] == 1.0 (float), {INTEGER_ID}"),
-    (True, TypeError, "token_id == True (bool), must be an integer in [0, 3)."),
+    (True, TypeError, "token_ids == True (bool), must be an integer in [0, 3)."),
     ([True], TypeError, f"token_ids[0] == True (bool), {INTEGER_ID}"),
     ([2, False], TypeError, f"token_ids[1] == False (bool), {INTEGER_ID}"),
     ("1", TypeError, f"token_ids == '1' (str), {ONE_D_IDS}."),

@@ -9,18 +9,16 @@ import nbformat
 import numpy as np
 import pytest
 
-from posenc_lib import (
+from posenc_lib import lookup, pos_encoding, sinusoidal_positions
+from posenc_lib.exercise import (
     CheckResult,
     check_lookup,
     check_pos_encoding,
     check_sinusoidal_positions,
-    lookup,
-    pos_encoding,
-    sinusoidal_positions,
 )
 from posenc_lib.exercise._checking import _SECTIONS, see, split_notes
 from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases
-from posenc_lib.exercise.mistakes import MISTAKES, POS_ENCODING_MISTAKES
+from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

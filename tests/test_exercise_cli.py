@@ -23,7 +23,7 @@ LESSON_OUTPUT = [
 ]
 BAD = "TABLE 2 2\n1 0\n0 1\nTOKENS 0 1\nADD 0\nADD 1\nADD 2\nADD 0\n"
 BAD_ERROR = (
-    "line 7: ADD: k == 2, must be in [0, 2), i.e. 0 <= k < the number of tokens "
+    "line 7: ADD: pos == 2, must be in [0, 2), i.e. 0 <= pos < the number of tokens "
     "(2, TOKENS on line 4).\n"
 )
 
@@ -65,7 +65,7 @@ def test_the_errors_example_does_what_its_comment_says():
     done = posenc("run", "examples/errors.txt")
     assert done.returncode == 2
     assert done.stdout.splitlines() == ["1.0000 1.0000", "0.8415 1.5403"]
-    assert done.stderr.startswith("line 9: ADD: k == 2, must be in [0, 2)")
+    assert done.stderr.startswith("line 9: ADD: pos == 2, must be in [0, 2)")
 
 
 def test_a_missing_file_is_a_clear_error():
@@ -85,7 +85,7 @@ def test_no_command_prints_usage_and_exits_with_2():
 def test_a_solution_file_supplies_the_learners_functions(tmp_path):
     solution = tmp_path / "solution.py"
     solution.write_text(
-        "from posenc_lib.exercise.mistakes import sine_only as pos_encoding\n"
+        "from posenc_lib.mistakes import sine_only as pos_encoding\n"
         "def lookup(table, token_id):\n"
         "    return list(table[token_id])\n"
     )

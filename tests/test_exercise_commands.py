@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from posenc_lib import CommandError, run_commands
-from posenc_lib.exercise.mistakes import MISTAKES
+from posenc_lib.exercise import CommandError, run_commands
+from posenc_lib.mistakes import MISTAKES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -221,13 +221,13 @@ ERRORS = [
     (
         "token-outside-table",
         HEADER + "TOKENS 0 2",
-        "line 4: TOKENS: token_ids[1] == 2, must be in [0, 2), "
+        "line 4: TOKENS: id[1] == 2, must be in [0, 2), "
         "i.e. 0 <= token_id < vocab_size.",
     ),
     (
         "negative-token",
         HEADER + "TOKENS 0 -1",
-        "line 4: TOKENS: token_ids[1] == -1, must be an integer >= 0.",
+        "line 4: TOKENS: id[1] == -1, must be an integer >= 0.",
     ),
     (
         "lookup-outside-table",
@@ -249,14 +249,14 @@ ERRORS = [
     (
         "add-past-the-tokens",
         HEADER + "TOKENS 0 1\nADD 2",
-        "line 5: ADD: k == 2, must be in [0, 2), "
-        "i.e. 0 <= k < the number of tokens (2, TOKENS on line 4).",
+        "line 5: ADD: pos == 2, must be in [0, 2), "
+        "i.e. 0 <= pos < the number of tokens (2, TOKENS on line 4).",
     ),
     (
         "token-outside-a-newer-table",
         HEADER + "TOKENS 1 1\nTABLE 1 4\n1 1 1 1\nADD 0",
-        "line 7: ADD: tokens[0] == 1, must be in [0, 1), "
-        "i.e. 0 <= tokens[0] < vocab_size (1, TABLE on line 5).",
+        "line 7: ADD: id[0] == 1, must be in [0, 1), "
+        "i.e. 0 <= id[0] < vocab_size (1, TABLE on line 5).",
     ),
     (
         "negative-position",

@@ -5,9 +5,8 @@ import re
 import pytest
 from notebook_reading import EXERCISE_SCRIPT as SCRIPT
 
-from posenc_lib import run_commands
-from posenc_lib.exercise import OutputComparison, compare_outputs
-from posenc_lib.exercise.mistakes import MISTAKES
+from posenc_lib.exercise import OutputComparison, compare_outputs, run_commands
+from posenc_lib.mistakes import MISTAKES
 
 
 def test_the_same_output_agrees():

@@ -8,7 +8,11 @@ import nbformat
 import pytest
 from notebook_reading import outputs
 
-from posenc_lib import check_lookup, check_pos_encoding, check_sinusoidal_positions
+from posenc_lib.exercise import (
+    check_lookup,
+    check_pos_encoding,
+    check_sinusoidal_positions,
+)
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_exercise.py"
 spec = importlib.util.spec_from_file_location("make_exercise", SCRIPT)

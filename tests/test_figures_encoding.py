@@ -140,6 +140,6 @@ def test_pngs_saved_with_the_inline_kwargs_have_no_software_stamp():
 
 
 def test_waves_reject_a_column_past_the_width():
-    message = "column k == 8, must be in [0, 8), i.e. 0 <= column k < d_model."
+    message = "columns[0] == 8, must be in [0, 8), i.e. 0 <= columns[0] < d_model."
     with pytest.raises(ValueError, match=re.escape(message)):
         plot_waves(np.zeros((3, 8)), [8])

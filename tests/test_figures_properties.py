@@ -18,7 +18,6 @@ from posenc_lib import (  # noqa: E402
     wavelengths,
 )
 from posenc_lib.attention import init_head, position_scores  # noqa: E402
-from posenc_lib.exercise.mistakes import MISTAKES  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
@@ -27,6 +26,7 @@ from posenc_lib.figures import (  # noqa: E402
     score_heatmaps,
     similarity_figure,
 )
+from posenc_lib.mistakes import MISTAKES  # noqa: E402
 
 
 def arrows(ax):

@@ -130,7 +130,7 @@ def _expected_rows():
 
 def test_the_class_has_every_mistake_every_convention_and_the_right_answer():
     from posenc_lib.conventions import CONVENTIONS
-    from posenc_lib.exercise.mistakes import MISTAKES
+    from posenc_lib.mistakes import MISTAKES
 
     assert {"right", *MISTAKES, *CONVENTIONS} - {"interleaved"} <= set(ALL_KINDS)
 
@@ -377,7 +377,7 @@ def test_the_readmes_nbgrader_cell_passes_a_right_answer():
 
 
 def test_the_readmes_nbgrader_cell_names_the_mistake_of_a_wrong_answer():
-    from posenc_lib.exercise.mistakes import MISTAKES
+    from posenc_lib.mistakes import MISTAKES
 
     namespace = {"pos_encoding": MISTAKES["sine-only"]}
     with pytest.raises(AssertionError, match="this is the mistake 'sine-only'"):

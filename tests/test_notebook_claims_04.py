@@ -9,15 +9,14 @@ import pytest
 from notebook_reading import cells, markdown
 
 from posenc_lib import (
-    check_lookup,
-    check_pos_encoding,
     frequencies,
     lookup,
     pos_encoding,
     rotation_matrix,
     sinusoidal_positions,
 )
-from posenc_lib.exercise.mistakes import (
+from posenc_lib.exercise import check_lookup, check_pos_encoding
+from posenc_lib.mistakes import (
     MISTAKES,
     POS_ENCODING_MISTAKES,
     RIGHT_LINE,
@@ -25,12 +24,12 @@ from posenc_lib.exercise.mistakes import (
 )
 from posenc_lib.properties import (
     diagonal_spread,
-    encoding_table,
     min_distance,
     min_row_distance,
     property_report,
     rotation_error,
     shift_map_error,
+    table_of,
 )
 
 NOTEBOOK = (
@@ -47,7 +46,7 @@ def right():
 @pytest.fixture(scope="module")
 def tables():
     return {
-        name: encoding_table(MISTAKES[name], N_ROWS, D_MODEL)
+        name: table_of(MISTAKES[name], N_ROWS, D_MODEL)
         for name in POS_ENCODING_MISTAKES
     }
 

@@ -14,9 +14,9 @@ from notebook_reading import EXERCISE_HEADER as HEADER
 from notebook_reading import EXERCISE_SCRIPT as SCRIPT
 from notebook_reading import cells, markdown
 
-from posenc_lib import CommandError, pos_encoding, run_commands, sinusoidal_positions
-from posenc_lib.exercise import compare_outputs
-from posenc_lib.exercise.mistakes import MISTAKES
+from posenc_lib import pos_encoding, sinusoidal_positions
+from posenc_lib.exercise import CommandError, compare_outputs, run_commands
+from posenc_lib.mistakes import MISTAKES
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SOLUTION = NOTEBOOKS / "solutions" / "05_exercise.ipynb"

@@ -20,7 +20,6 @@ from test_conventions import (
 )
 
 from posenc_lib import (
-    check_sinusoidal_positions,
     encoding_table,
     identify_encoding,
     pos_encoding,
@@ -29,7 +28,8 @@ from posenc_lib import (
 )
 from posenc_lib.attention import rope, rope_score
 from posenc_lib.conventions import CONVENTIONS, permutation, tensor2tensor_base
-from posenc_lib.exercise.mistakes import MISTAKES
+from posenc_lib.exercise import check_sinusoidal_positions
+from posenc_lib.mistakes import MISTAKES
 
 
 def llama_rope(q, positions, base=10000.0):

@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pytest
 
-from posenc_lib._validation import (
+from posenc_lib.validation import (
     check_d_model,
     check_dtype,
     check_index,
@@ -180,12 +180,12 @@ REJECTED = [
         "token_ids[1] == True (bool), must be an integer token id.",
     ),
     (check_token_ids, ([3, 0], 3), ValueError, f"token_ids[0] == 3, {TOKEN_RANGE}"),
-    (check_token_ids, (np.array(-1), 3), ValueError, f"token_id == -1, {TOKEN_RANGE}"),
+    (check_token_ids, (np.array(-1), 3), ValueError, f"token_ids == -1, {TOKEN_RANGE}"),
     (
         check_token_ids,
         (None, 3),
         TypeError,
-        "token_id == None, must be an integer in [0, 3).",
+        "token_ids == None, must be an integer in [0, 3).",
     ),
     (
         token_index,

@@ -1,4 +1,4 @@
-"""The exercise of chapter 05: its command language, its checkers, its mistakes.
+"""The learner's exercise (chapter 05): its command language and its checkers.
 
 What is where:
 
@@ -11,8 +11,13 @@ What is where:
   ``python -m posenc_lib run FILE``).
 - :mod:`~posenc_lib.exercise.checkers`: ``check_lookup``, ``check_pos_encoding``,
   ``check_sinusoidal_positions``; each names the mistake it recognises.
-- :mod:`~posenc_lib.exercise.mistakes`: the lesson's common mistakes, written out
-  as code that makes them.
+- ``_checking.py`` (what the checkers say, how an answer is read) and
+  ``_time_limit.py`` (a learner's call under a time limit), private to this room.
+
+The lesson's mistakes that the checkers recognise live in the maths room,
+:mod:`posenc_lib.mistakes` (chapter 04 and :func:`posenc_lib.identify_encoding`
+use them too); :data:`MISTAKES` is re-exported here. Grading a whole class is
+the lecturer's room, :mod:`posenc_lib.grading`, which this room does not import.
 
 >>> from posenc_lib.exercise import check_pos_encoding
 >>> from posenc_lib import pos_encoding
@@ -20,6 +25,7 @@ What is where:
 True
 """
 
+from ..mistakes import MISTAKES
 from .checkers import (
     CheckResult,
     check_lookup,
@@ -28,7 +34,6 @@ from .checkers import (
 )
 from .commands import CommandError, iter_commands, run_commands
 from .diff import OutputComparison, compare_outputs
-from .mistakes import MISTAKES
 
 __all__ = [
     "MISTAKES",

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._format import format_number, format_numbers
+from ..conventions import USED_BY
+from ..formatting import format_number, format_numbers
+from ..mistakes import DESCRIPTION, MISTAKES, RIGHT_LINE, WRONG_LINE
 from ..positional import frequencies
 from ._time_limit import TimeLimitExceeded, guarded_call, why
-from .mistakes import DESCRIPTION, MISTAKES, RIGHT_LINE, WRONG_LINE
 
 __all__ = [
     "Case",
@@ -437,8 +438,6 @@ _CHANGE = {
 
 def convention_result(name, convention, where):
     """A failed result for an answer in another library's valid ``convention``."""
-    from ..conventions import USED_BY
-
     lines = [
         f"{name}: not the exercise's layout yet; your answer follows the "
         f"'{convention}' convention.",

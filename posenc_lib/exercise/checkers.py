@@ -3,7 +3,7 @@
 Each checker calls your function on a bank of cases, compares every answer with
 the library's (:func:`posenc_lib.lookup`, :func:`posenc_lib.pos_encoding`,
 :func:`posenc_lib.sinusoidal_positions`) and, when they differ, with each of the
-lesson's common mistakes (:mod:`posenc_lib.exercise.mistakes`). The bank is chosen so
+lesson's common mistakes (:mod:`posenc_lib.mistakes`). The bank is chosen so
 that every mistake gives a different answer from every other and from the right
 one: width 6, for example, is where ``integer-power`` (divisor 21 instead of
 21.5443) parts from the right answer, while ``integer-division`` parts from it
@@ -25,7 +25,7 @@ API
     ``fn(positions, d_model)`` should return shape (len(positions), d_model).
 ``CheckResult``
     What each returns: ``.passed`` (bool), ``.mistake`` (an id of
-    :data:`posenc_lib.exercise.mistakes.MISTAKES` or ``None``), ``.message`` (for a
+    :data:`posenc_lib.mistakes.MISTAKES` or ``None``), ``.message`` (for a
     person: what was tried, expected and returned, the mistake it matches and
     where in the lesson to look) and ``.convention`` (set when the answer is
     another library's valid layout, such as ``[sin | cos]`` halves: not a
@@ -35,11 +35,12 @@ API
 
 import numpy as np
 
-from .._validation import describe
 from ..conventions import encoding_table
 from ..embedding import lookup as _right_lookup
+from ..mistakes import MISTAKES, POS_ENCODING_MISTAKES
 from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
+from ..validation import describe
 from ._checking import (
     Case,
     CheckResult,
@@ -56,7 +57,6 @@ from ._checking import (
     show,
 )
 from ._time_limit import guarded_call, why
-from .mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 __all__ = [
     "CheckResult",
@@ -138,7 +138,7 @@ def check_pos_encoding(fn, *, time_limit=None):
     Examples
     --------
     >>> from posenc_lib import pos_encoding
-    >>> from posenc_lib.exercise.mistakes import MISTAKES
+    >>> from posenc_lib.mistakes import MISTAKES
     >>> check_pos_encoding(pos_encoding)
     CheckResult(passed=True, mistake=None)
     >>> check_pos_encoding(MISTAKES["integer-division"]).mistake
@@ -295,7 +295,7 @@ def check_lookup(fn, *, time_limit=None):
     Examples
     --------
     >>> from posenc_lib import lookup
-    >>> from posenc_lib.exercise.mistakes import MISTAKES
+    >>> from posenc_lib.mistakes import MISTAKES
     >>> check_lookup(lookup)
     CheckResult(passed=True, mistake=None)
     >>> check_lookup(MISTAKES["added-to-table"]).mistake

@@ -35,12 +35,14 @@ The command line runs the same interpreter: ``python -m posenc_lib run FILE``.
 """
 
 import math
+import re
 
 import numpy as np
 
 from .. import embedding, positional
-from .._format import format_number, format_numbers
-from .._validation import (
+from ..formatting import format_number, format_numbers, is_number
+from ..validation import (
+    check_callable,
     check_d_model,
     check_index,
     check_integer,
@@ -63,6 +65,10 @@ _USAGE = {
     "POSENC": "POSENC <pos>",
     "ADD": "ADD <pos>",
     "SIM": "SIM <p> <q>",
+}
+#: each command's arguments, named as its usage line names them
+_ARGUMENTS = {
+    command: re.findall(r"<(\w+)>", usage) for command, usage in _USAGE.items()
 }
 
 
@@ -126,14 +132,6 @@ def _meaningful_lines(text):
             yield number, line
 
 
-def _is_number(word):
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
-
-
 class _Interpreter:
     """Runs the lines of one script, holding the table and the tokens."""
 
@@ -173,7 +171,7 @@ class _Interpreter:
                 yield getattr(self, "_" + self.command.lower())(args)
 
     def _unknown(self, keyword):
-        if not _is_number(keyword):
+        if not is_number(keyword):
             return (
                 f"unknown command {excerpt(keyword)}; expected one of "
                 f"{', '.join(_USAGE)}."
@@ -188,8 +186,9 @@ class _Interpreter:
 
     # -- arguments -----------------------------------------------------------
 
-    def _int_args(self, args, names, min_value):
-        """The arguments as integers, one per name, each >= min_value."""
+    def _int_args(self, args, min_value, names=None):
+        """The arguments as integers, each >= min_value, named as in the usage."""
+        names = _ARGUMENTS[self.command] if names is None else names
         if len(args) != len(names):
             plural = "s" if len(names) > 1 else ""
             self.fail(
@@ -215,7 +214,7 @@ class _Interpreter:
     # -- the commands --------------------------------------------------------
 
     def _table(self, args, lines):
-        vocab_size, d = self._int_args(args, ("vocab_size", "d"), 1)
+        vocab_size, d = self._int_args(args, 1)
         rows = [self._row(vocab_size, d, row, lines) for row in range(vocab_size)]
         self.table = np.array(rows, dtype=np.float64)  # (vocab_size, d)
         self.table.setflags(write=False)
@@ -238,7 +237,7 @@ class _Interpreter:
                 f"(from {header}).",
                 number,
             )
-        values = [float(w) if _is_number(w) else w for w in words]
+        values = [float(w) if is_number(w) else w for w in words]
         for column, value in enumerate(values):
             if isinstance(value, str) or not math.isfinite(value):
                 finite = "" if isinstance(value, str) else "finite "
@@ -251,37 +250,37 @@ class _Interpreter:
             self.fail(
                 f"TOKENS needs at least one token id (usage: {_USAGE['TOKENS']})."
             )
-        names = [f"token_ids[{k}]" for k in range(len(args))]
-        ids = self._int_args(args, names, 0)
+        names = [f"id[{pos}]" for pos in range(len(args))]  # TOKENS <id> <id> ...
+        ids = self._int_args(args, 0, names)
         if self.table is not None:
-            self.check(check_token_ids, ids, self.table.shape[0])
+            self.check(check_token_ids, ids, self.table.shape[0], name="id")
         self.tokens, self.tokens_line = ids, self.number
 
     def _lookup(self, args):
-        (token_id,) = self._int_args(args, ("token_id",), None)
+        (token_id,) = self._int_args(args, None)
         self._need_table()
         return format_numbers(self._row_of(token_id, "token_id"))
 
     def _posenc(self, args):
-        (pos,) = self._int_args(args, ("pos",), 0)
+        (pos,) = self._int_args(args, 0)
         self._need_table()
         return format_numbers(self._encoding(pos))
 
     def _add(self, args):
-        (k,) = self._int_args(args, ("k",), 0)
+        (pos,) = self._int_args(args, 0)
         self._need_table()
         if self.tokens is None:
             self.fail("ADD needs the tokens; expected a TOKENS command before it.")
         n = len(self.tokens)
         what = f"the number of tokens ({n}, TOKENS on line {self.tokens_line})"
-        self.check(check_index, k, "k", n, what=what)
-        row = self._row_of(self.tokens[k], f"tokens[{k}]")  # (d,)
-        return format_numbers(row + self._encoding(k))  # (d,)
+        self.check(check_index, pos, "pos", n, what=what)
+        row = self._row_of(self.tokens[pos], f"id[{pos}]")  # (d,), TOKENS' id[pos]
+        return format_numbers(row + self._encoding(pos))  # (d,)
 
     def _sim(self, args):
-        i, j = self._int_args(args, ("i", "j"), 0)
+        p, q = self._int_args(args, 0)
         self._need_table()
-        return format_number(float(self._encoding(i) @ self._encoding(j)))
+        return format_number(float(self._encoding(p) @ self._encoding(q)))
 
     # -- checks and calls ----------------------------------------------------
 
@@ -353,8 +352,8 @@ def _check_arguments(text, **functions):
             "(8 MiB) a script may hold."
         )
     for name, function in functions.items():
-        if function is not None and not callable(function):
-            raise TypeError(f"{name} == {describe(function)}, must be a function.")
+        if function is not None:
+            check_callable(function, name)
 
 
 def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):

@@ -19,8 +19,8 @@ API
 import html
 from dataclasses import dataclass
 
-from .._validation import describe
-from .commands import _is_number
+from ..formatting import is_number
+from ..validation import describe
 
 __all__ = ["OutputComparison", "compare_outputs"]
 
@@ -108,7 +108,7 @@ def _first_word(mine, reference):
     words, expected = mine.split(), reference.split()
     for index, (a, b) in enumerate(zip(words, expected, strict=False), start=1):
         if a != b:  # name the number, if both are numbers (an error line is not)
-            numbers = _is_number(a) and _is_number(b)
+            numbers = is_number(a) and is_number(b)
             return f", number {index}: yours {a}, reference {b}" if numbers else ""
     return f" (yours has {len(words)} numbers, the reference {len(expected)})"
 

@@ -12,14 +12,15 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .._validation import check_d_model, check_index, check_integer, check_positions
 from ..positional import frequencies, sinusoidal_positions
+from ..validation import check_d_model, check_index, check_integer, check_positions
 
 __all__ = [
     "PAIR_CIRCLE_SIZE",
     "clock_faces",
     "draw_pair_stage",
     "pair_circle",
+    "pair_shift_title",
     "show_pair_shift",
     "unit_circle",
 ]
@@ -51,8 +52,8 @@ def unit_circle(ax):
         side.set_visible(False)
 
 
-def _check_pair(pair, d_model):
-    return check_index(pair, "pair", d_model // 2, what="d_model // 2")
+def _check_pair(pair, d_model, name="pair"):
+    return check_index(pair, name, d_model // 2, what="d_model // 2")
 
 
 def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
@@ -188,12 +189,28 @@ def show_pair_shift(ax, arrows, offset, *, d_model, pair, starts):
     end = sinusoidal_positions(starts + offset, d_model)[:, columns]  # (n_starts, 2)
     for arrow, xy_start, xy_end in zip(arrows, begin, end, strict=True):
         arrow.xyann, arrow.xy = tuple(xy_start), tuple(xy_end)
-    frequency = frequencies(d_model)[pair]
-    ax.title.set_text(
+    ax.title.set_text(pair_shift_title(offset, d_model=d_model, pair=pair))
+    return np.stack([begin, end], axis=1)  # (n_starts, 2, 2)
+
+
+def pair_shift_title(offset, *, d_model, pair):
+    """The title of a pair's circle shifted by ``offset``: how far it turns.
+
+    :func:`show_pair_shift` sets it; the offline web edition's slider shows the
+    same text (``scripts/build_site.py``).
+
+    Examples
+    --------
+    >>> print(pair_shift_title(3, d_model=16, pair=1))
+    pair 1 of d_model = 16: +3 positions
+    turns by 3 × 0.316 = 0.949 rad
+    """
+    offset = check_integer(offset, "offset")
+    frequency = frequencies(d_model)[_check_pair(pair, check_d_model(d_model))]
+    return (
         f"pair {pair} of d_model = {d_model}: +{offset} positions\n"
         f"turns by {offset} × {frequency:.3f} = {offset * frequency:.3f} rad"
     )
-    return np.stack([begin, end], axis=1)  # (n_starts, 2, 2)
 
 
 def _readable(length):
@@ -252,7 +269,7 @@ def clock_faces(positions, d_model, pairs):
     """
     positions = check_positions(positions)  # (n,)
     d_model = check_d_model(d_model)
-    pairs = [_check_pair(pair, d_model) for pair in pairs]
+    pairs = [_check_pair(p, d_model, f"pairs[{i}]") for i, p in enumerate(pairs)]
     table = sinusoidal_positions(positions, d_model)  # (n, d_model)
     fig, axes = plt.subplots(
         1, len(pairs), figsize=(2.0 * len(pairs), 2.3), squeeze=False

@@ -8,7 +8,7 @@ Both draw what the cell computed: the tables come from
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .._validation import check_table
+from ..validation import check_table
 from .style import heatmap
 
 __all__ = ["column_labels", "conventions_figure", "permutation_figure"]

@@ -11,8 +11,8 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 
 import numpy as np
 
-from .._validation import check_index, check_positive, check_table
 from ..positional import frequencies
+from ..validation import check_index, check_positive, check_table
 from .style import heatmap, new_axes
 
 __all__ = [
@@ -105,7 +105,7 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     fine = np.linspace(0, n_positions - 1, 20 * n_positions)  # continuous positions
     ax = new_axes(ax, figsize=(7, 3))
     for number, k in enumerate(columns):
-        k = check_index(k, "column k", d_model, what="d_model")
+        k = check_index(k, f"columns[{number}]", d_model, what="d_model")
         wave = np.cos if k % 2 else np.sin
         label = f"k = {k} ({wave.__name__}, pair {k // 2})"
         colour = f"C{number % 10}"

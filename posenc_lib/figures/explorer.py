@@ -38,10 +38,10 @@ import html
 
 import ipywidgets as widgets
 
-from .._format import format_number
-from .._validation import check_d_model, check_index, check_integer
+from ..formatting import format_number
 from ..positional import frequencies, pos_encoding
 from ..properties import offset_similarity
+from ..validation import check_d_model, check_index, check_integer
 from .explorer_panels import ExplorerFigure, circle_title
 
 __all__ = [

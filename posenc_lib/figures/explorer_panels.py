@@ -15,8 +15,8 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import blended_transform_factory
 
-from .._validation import check_integer
 from ..positional import frequencies, pos_encoding, sinusoidal_positions
+from ..validation import check_integer
 from .circles import unit_circle
 from .encoding import plot_encoding_bars
 from .style import Blitter, heatmap, set_rows

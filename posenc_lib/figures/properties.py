@@ -12,7 +12,7 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .._validation import check_integer, check_table
+from ..validation import check_integer, check_table
 from .style import heatmap
 
 __all__ = [

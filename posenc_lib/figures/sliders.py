@@ -50,9 +50,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from .._format import format_number
-from .._validation import check_d_model, check_index, check_integer, check_positions
+from ..formatting import format_number
 from ..positional import frequencies, pos_encoding, sinusoidal_positions
+from ..validation import check_d_model, check_index, check_integer, check_positions
 from .circles import PAIR_CIRCLE_SIZE, draw_pair_stage, show_pair_shift
 from .encoding import plot_encoding_bars
 from .explorer import pair_table

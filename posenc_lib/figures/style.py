@@ -26,7 +26,7 @@ import numpy as np
 import PIL.Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from .._validation import check_positive
+from ..validation import check_positive
 
 __all__ = [
     "INLINE_FIGURE_KWARGS",

@@ -44,7 +44,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .._validation import check_integer, check_positive
+from ..validation import check_integer, check_positive
 from ._workers import Worker
 from .limits import TASKS, Limits
 

@@ -23,7 +23,7 @@ import pytest
 
 import posenc_lib
 from posenc_lib import frequencies, pos_encoding
-from posenc_lib._format import format_number
+from posenc_lib.formatting import format_number
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location(

@@ -1,12 +1,14 @@
 """How the course prints a number: exactly 4 decimals, and never ``-0.0000``.
 
 The command interpreter, the checkers' messages and the sliders' text all print
-numbers through these two functions, so the same value reads the same everywhere.
+numbers through these two functions, so the same value reads the same everywhere;
+the interpreter and :func:`posenc_lib.exercise.compare_outputs` read a word as a
+number with :func:`is_number`.
 """
 
 import numpy as np
 
-__all__ = ["format_number", "format_numbers"]
+__all__ = ["format_number", "format_numbers", "is_number"]
 
 
 def format_number(x):
@@ -32,3 +34,18 @@ def format_numbers(values):
     '0.1411 -0.9900 0.0000'
     """
     return " ".join(format_number(x) for x in np.ravel(values))
+
+
+def is_number(word):
+    """True if the text ``word`` reads as a number (``float(word)`` succeeds).
+
+    Examples
+    --------
+    >>> is_number("-0.9900"), is_number("1e-3"), is_number("nan"), is_number("ADD")
+    (True, True, True, False)
+    """
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True

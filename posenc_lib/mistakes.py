@@ -1,9 +1,10 @@
 """The lesson's common mistakes, written out as code that makes them.
 
 Each mistake is a function with the signature of the function it gets wrong, so
-that a notebook can put its output beside the right answer and the checker
-(:mod:`posenc_lib.exercise`) can recognise it. The right formula, for position
-``pos``, column ``k`` and width ``d``, with ``pair = k // 2``::
+that a notebook (chapter 04) can put its output beside the right answer, and the
+exercise's checkers (:mod:`posenc_lib.exercise.checkers`) and
+:func:`posenc_lib.identify_encoding` can recognise it. The right formula, for
+position ``pos``, column ``k`` and width ``d``, with ``pair = k // 2``::
 
     angle      = pos / 10000 ** (2 * pair / d)
     PE[pos][k] = sin(angle) if k is even else cos(angle)
@@ -37,7 +38,7 @@ mistake; they are teaching material, not tools.
 
 import numpy as np
 
-from .._validation import check_d_model, check_index, check_integer, check_table
+from .validation import check_d_model, check_index, check_integer, check_table
 
 __all__ = [
     "DESCRIPTION",

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_POSITION",
     "check_array_size",
     "check_base",
+    "check_callable",
     "check_choice",
     "check_d_model",
     "check_dtype",
@@ -188,7 +189,7 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
     >>> check_array_size((10**9, 2), "positions and d_model")
     Traceback (most recent call last):
     ...
-    ValueError: positions and d_model would give the result of shape (1000000000, 2), 14.9 GiB: more than the limit of 256 MiB (posenc_lib._validation.MAX_ARRAY_BYTES).
+    ValueError: positions and d_model would give the result of shape (1000000000, 2), 14.9 GiB: more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES).
     """  # noqa: E501
     size = itemsize
     for length in shape:
@@ -198,7 +199,7 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
         raise ValueError(
             f"{name} would give {what} of shape {shape}, {_bytes(size)}: more than "
             f"the limit of {_bytes(MAX_ARRAY_BYTES)} "
-            "(posenc_lib._validation.MAX_ARRAY_BYTES)."
+            "(posenc_lib.validation.MAX_ARRAY_BYTES)."
         )
 
 
@@ -209,6 +210,23 @@ def _bytes(size):
             return f"{size:.3g} {unit}" if unit != "B" else f"{size} B"
         size /= 1024
     raise AssertionError("unreachable")
+
+
+def check_callable(value, name, *, what="a function"):
+    """Return ``value`` if it can be called, or raise a TypeError naming ``name``.
+
+    Examples
+    --------
+    >>> check_callable(len, "fn") is len
+    True
+    >>> check_callable("len", "fn", what="a function like pos_encoding(pos, d)")
+    Traceback (most recent call last):
+    ...
+    TypeError: fn == 'len' (str), must be a function like pos_encoding(pos, d).
+    """
+    if not callable(value):
+        raise TypeError(f"{name} == {describe(value)}, must be {what}.")
+    return value
 
 
 def check_choice(value, name, choices):
@@ -404,8 +422,11 @@ def check_table(table, name="table", *, what="(vocab_size, d), one row per token
     return array
 
 
-def check_index(value, name, size, *, what):
+def check_index(value, name, size, *, what, each=None):
     """Return ``value`` as an ``int`` in ``[0, size)``; negative values never wrap.
+
+    ``each`` names one value in the message's bound when ``name`` is a plural
+    (``token_ids == 5, ... 0 <= token_id < vocab_size``); default ``name``.
 
     Examples
     --------
@@ -422,7 +443,8 @@ def check_index(value, name, size, *, what):
         )
     if not 0 <= value < size:
         raise ValueError(
-            f"{name} == {value}, must be in [0, {size}), i.e. 0 <= {name} < {what}."
+            f"{name} == {value}, must be in [0, {size}), "
+            f"i.e. 0 <= {each or name} < {what}."
         )
     return int(value)
 
@@ -442,7 +464,9 @@ def check_token_ids(token_ids, vocab_size, name="token_ids"):
     if isinstance(token_ids, np.ndarray) and token_ids.ndim == 0:
         token_ids = token_ids.item()  # a 0-d array is one id
     if not hasattr(token_ids, "__len__"):
-        return check_index(token_ids, "token_id", vocab_size, what="vocab_size")
+        return check_index(
+            token_ids, name, vocab_size, what="vocab_size", each="token_id"
+        )
     array = _as_1d_integers(token_ids, name, "an integer token id")
     bad = np.flatnonzero((array < 0) | (array >= vocab_size))
     if bad.size:

@@ -1,4 +1,4 @@
-"""posenc_lib.exercise.mistakes: each mistake does what the lesson says it does."""
+"""posenc_lib.mistakes: each mistake does what the lesson says it does."""
 
 import inspect
 import math
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from posenc_lib import lookup, pos_encoding
-from posenc_lib.exercise.mistakes import (
+from posenc_lib.mistakes import (
     DESCRIPTION,
     MISTAKES,
     POS_ENCODING_MISTAKES,
