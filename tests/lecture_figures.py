@@ -4,7 +4,7 @@ Imported by ``tests/test_lecture.py`` and ``tests/browser/test_slides.py``
 (by path). :func:`figure_text_sizes` runs the lecture's code cells in order,
 as the kernel does, and measures the font size in PNG pixels of every text of
 every figure the lecture shows, in the order of its PNG outputs: each
-``plt.show()`` and the explorer's still image.
+``plt.show()`` (the explorer is drawn in the browser, as SVG: no PNG).
 """
 
 import ast
@@ -19,8 +19,6 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from posenc_lib.figures import explorer_panels  # noqa: E402
-from posenc_lib.figures.explorer import Explorer  # noqa: E402
 from posenc_lib.figures.style import text_sizes  # noqa: E402
 
 LECTURE = Path(__file__).resolve().parent.parent / "notebooks" / "lecture.ipynb"
@@ -61,10 +59,7 @@ def figure_text_sizes(path=LECTURE):
 
 
 def _run_cells(path, namespace, sizes):
-    """Run the notebook's code cells; measure each explorer a cell displays."""
+    """Run the notebook's code cells in order."""
     for cell in nbformat.read(path, as_version=4).cells:
         if cell.cell_type == "code" and cell.source.strip():
-            value = _run_cell(cell.source, namespace)
-            if isinstance(value, Explorer):
-                with explorer_panels._rc():  # the fonts it is drawn with
-                    sizes.append(text_sizes(value.figure.figure))
+            _run_cell(cell.source, namespace)

@@ -8,10 +8,10 @@
 - the figures, at presentation scale, have text of at least 20 px in their PNG
   (the slides test checks they are shown at >= 0.9 of that on 1920 x 1080, so
   >= 18 px on the screen);
-- the slides build turns the explorer widget into its still image.
+- the slides build embeds the explorer live (its state and module), and turns
+  any other widget into its still image.
 """
 
-import base64
 import importlib.util
 import re
 from pathlib import Path
@@ -131,22 +131,23 @@ def _pngs(nb):
 
 def test_figures_at_presentation_scale_have_large_text(lecture):
     sizes = figure_text_sizes()
-    assert len(sizes) == len(_pngs(lecture)) == 5
+    assert len(sizes) == len(_pngs(lecture)) == 4  # the explorer is SVG, no PNG
     smallest = min(size[0] for size in sizes)
     largest = max(size[1] for size in sizes)
     print(f"lecture figure text: {smallest} to {largest} px in the PNGs")
     assert smallest >= MIN_PNG_TEXT_PX, sizes
 
 
-def test_slides_show_the_widget_as_its_still_image(lecture):
+def test_slides_embed_the_explorer_live(lecture):
+    build_slides.embed_widgets(lecture)
     slides = build_slides.still_images(lecture)
+    explorer_cells = [c for c in slides.cells if "explorer(pos" in c.source]
     for cell in slides.cells:
         assert "NBVAL_IGNORE_OUTPUT" not in cell.source
         for output in cell.get("outputs", []):
             assert WIDGET_MIME not in output.get("data", {})
-    explorer_cells = [c for c in lecture.cells if "explorer(pos" in c.source]
-    still = explorer_cells[0].outputs[0]["data"]["image/png"]
-    assert base64.b64decode(still).startswith(b"\x89PNG")
+    page = explorer_cells[0].outputs[0]["data"]["text/html"]
+    assert "POSENC_WIDGET_MODULE" in page and "posenc-widget+json" in page
     assert _pngs(slides) == _pngs(lecture)
 
 

@@ -14,10 +14,11 @@ of. What is where:
 - :mod:`~posenc_lib.figures.circles`: one (sin, cos) pair on the unit circle.
 - :mod:`~posenc_lib.figures.conventions`: other libraries' layouts side by side,
   and a column permutation drawn (chapter 07).
-- :mod:`~posenc_lib.figures.sliders`: the sliders of chapters 02 and 03 (ipywidgets).
-- :mod:`~posenc_lib.figures.explorer` and
-  :mod:`~posenc_lib.figures.explorer_panels`: the one-screen lecture explorer, and
-  the three panels it draws.
+- :mod:`~posenc_lib.figures.sliders`: the sliders of chapters 02 and 03.
+- :mod:`~posenc_lib.figures.explorer`: the one-screen lecture explorer.
+- :mod:`~posenc_lib.figures.browser`: what the explorers share: they are drawn in
+  the browser (anywidget, one ES module in ``static/``) from numbers computed
+  here, in JupyterLab, Voila, the static site and the slides.
 """
 
 from .circles import clock_faces, draw_pair_stage, pair_circle, show_pair_shift
