@@ -54,6 +54,8 @@ function slider(parent, name, label, onInput) {
   const input = el("input", { type: "range", id, "data-name": name }, box);
   const readout = el("output", { for: id }, box);
   input.addEventListener("input", () => onInput(Number(input.value)));
+  // keys belong to the slider, not to the host's shortcuts (JupyterLab's)
+  input.addEventListener("keydown", (event) => event.stopPropagation());
   return {
     input,
     set(value, min, max, step = 1) {
@@ -270,6 +272,7 @@ function pairCircleFigure(parent, view, pair, nDots, nArrows) {
 
 function buildPairCircle(model, root) {
   root.classList.add("posenc-widget", "posenc-pair-circle");
+  root.dataset.lmSuppressShortcuts = "true";
   const controls = el("div", { class: "posenc-controls" }, root);
   const view = decode(model.get("view"));
   const pair = model.get("pair"), starts = model.get("starts");
@@ -362,6 +365,7 @@ function build(model, root) {
   const kind = model.get("kind");
   const lecture = kind === "lecture";
   root.classList.add("posenc-widget", `posenc-${kind}`);
+  root.dataset.lmSuppressShortcuts = "true";
   const controls = el("div", { class: "posenc-controls" }, root);
   const body = el("div", { class: "posenc-body" }, root);
   const pictures = el("div", { class: "posenc-pictures" }, body);
