@@ -6,18 +6,12 @@ notebook is executed): nbconvert's lab template without anything from a CDN
 ``site/mathjax/``, a navigation bar (previous / index / next, in course order),
 and links between notebooks rewritten from ``.ipynb`` to ``.html``.
 
-The slider widgets of the chapters have no kernel here. Each widget output is
-replaced by a static counterpart: native ``<input type="range">`` sliders drawn
-by ``scripts/site/static/sliders.js`` from numbers posenc_lib computes now, at
-build time, into ``site/static/posenc-data.js``:
-
-- ``pe[d][pos]``: ``pos_encoding(pos, d)`` for every width and position a slider
-  reaches, each number as ``format_number`` prints it (4 decimals, stored as an
-  integer count of 1e-4, so the page shows exactly the notebook's digits);
-- ``freq[d]``: ``frequencies(d)``, from which the page computes the angles
-  ``pos * frequency`` and prints them as Python's ``.4g`` does;
-- ``sim[d][k]``: ``PE[pos] . PE[pos + k]`` to 4 decimals; the build checks that it
-  is the same for every ``pos`` a slider reaches (and equals ``offset_similarity``).
+The slider widgets of the chapters have no kernel here, and need none: they are
+drawn in the browser (``posenc_lib/figures/browser.py``) by the same ES module as
+in JupyterLab. Each widget output is replaced by the widget's state, made now by
+posenc_lib with the cell's arguments, with the table of every ``d_model`` its
+slider reaches (:func:`embed_widgets`); the first one on a page carries the
+module and its style sheet, inline, so a page works from ``file://``.
 
 A widget this script does not know is shown as a note (open the notebook in
 JupyterLab), never as its text repr. Widget cells are found from the notebook
@@ -33,7 +27,6 @@ import ast
 import base64
 import hashlib
 import html
-import json
 import re
 import shutil
 import subprocess
@@ -46,8 +39,9 @@ from pathlib import Path
 import nbformat
 from nbconvert import HTMLExporter
 
-from posenc_lib import frequencies, offset_similarity, pos_encoding
-from posenc_lib.formatting import format_number
+from posenc_lib.figures.browser import page_assets, static_html
+from posenc_lib.figures.explorer import Explorer
+from posenc_lib.figures.sliders import PairCircleExplorer, PositionExplorer
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -73,16 +67,18 @@ NBVAL_MARKER = re.compile(r"^\s*# NBVAL_\w+\s*\n?", re.MULTILINE)
 IPYNB_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]*?)\.ipynb(#[^"]*)?"')
 
 # The slider widgets: the calls that make them, the text repr of their output,
-# their arguments in order, and their defaults (tests/test_build_site.py checks
-# these against the widget classes' signatures).
+# their arguments in order, their defaults (tests/test_build_site.py checks these
+# against the widget classes' signatures) and the class that makes them.
 WIDGETS = {
     "position": {
+        "class": PositionExplorer,
         "calls": ("position_explorer", "PositionExplorer"),
         "repr": "PositionExplorer(",
         "params": ("pos", "d_model"),
         "defaults": {"pos": 1, "d_model": 8, "max_pos": 50, "max_d_model": 64},
     },
     "pair-circle": {
+        "class": PairCircleExplorer,
         "calls": ("PairCircleExplorer",),
         "repr": "PairCircleExplorer(",
         "params": ("offset",),
@@ -96,8 +92,9 @@ WIDGETS = {
         },
     },
     "lecture": {
+        "class": Explorer,
         "calls": ("explorer", "Explorer"),
-        "repr": "posenc-lecture",
+        "repr": "Explorer(",
         "params": ("pos", "d_model", "offset", "pair"),
         "defaults": {
             "pos": 1,
@@ -242,87 +239,36 @@ def widget_spec(source, text_repr):
     return {"kind": None}
 
 
-def _range(name, label, low, high, value, step=1, ident=""):
-    """A labelled native slider with its readout."""
-    return (
-        f'<label>{html.escape(label)} <input type="range" id="{ident}-{name}" '
-        f'data-name="{name}" aria-label="{html.escape(label)}" min="{low}" '
-        f'max="{high}" step="{step}" value="{value}"><output>{value}</output></label>'
-    )
+def make_widget(spec):
+    """The widget a spec describes, made by posenc_lib now."""
+    widget = WIDGETS[spec["kind"]]
+    args = {k: v for k, v in spec.items() if k in widget["defaults"]}
+    return widget["class"](**args)
 
 
-def _widget_div(kind, config, inner, extra_class=""):
-    data = html.escape(json.dumps(config), quote=True)
-    return (
-        f'<div class="posenc-static posenc-static-{kind} {extra_class}" '
-        f'data-kind="{kind}" data-config="{data}">{inner}'
-        "<noscript>These sliders need JavaScript.</noscript>"
-        '<p class="posenc-static-note">Static edition: the numbers were computed by '
-        "posenc_lib when this page was built. In JupyterLab this cell is a live "
-        "widget.</p></div>"
-    )
+def embed_widgets(notebook):
+    """Replace the outputs of the widgets in :data:`WIDGETS` by their static page.
 
-
-def static_widget(spec, ident):
-    """The HTML of a static widget (the sliders; sliders.js draws the rest)."""
-    kind = spec["kind"]
-    if kind == "position":
-        controls = _range("pos", "pos", 0, spec["max_pos"], spec["pos"], ident=ident)
-        controls += _range(
-            "d", "d", 2, spec["max_d_model"], spec["d_model"], 2, ident=ident
-        )
-        config = {"maxPos": spec["max_pos"], "maxD": spec["max_d_model"]}
-        inner = (
-            f'<div class="posenc-controls">{controls}</div>'
-            '<div class="posenc-text" aria-live="polite"></div>'
-            '<div class="posenc-figure"></div>'
-        )
-        return _widget_div(kind, config, inner)
-    if kind == "pair-circle":
-        controls = _range(
-            "offset", "offset k", 0, spec["max_offset"], spec["offset"], ident=ident
-        )
-        config = {
-            "d": spec["d_model"],
-            "pair": spec["pair"],
-            "nPositions": spec["n_positions"],
-            "starts": list(spec["starts"]),
-            "titles": pair_circle_titles(spec),
-        }
-        inner = f'<div class="posenc-controls">{controls}</div>'
-        return _widget_div(kind, config, inner + '<div class="posenc-figure"></div>')
-    return _lecture_widget(spec, ident)
-
-
-def _lecture_widget(spec, ident):
-    controls = "".join(
-        [
-            _range("pos", "pos", 0, spec["max_pos"], spec["pos"], ident=ident),
-            _range("d", "d", 2, spec["max_d_model"], spec["d_model"], 2, ident=ident),
-            _range("k", "k", 0, spec["max_offset"], spec["offset"], ident=ident),
-            _range(
-                "pair", "pair", 0, spec["d_model"] // 2 - 1, spec["pair"], ident=ident
-            ),
-        ]
-    )
-    config = {"maxPos": spec["max_pos"], "maxOffset": spec["max_offset"]}
-    inner = (
-        f'<div class="posenc-controls">{controls}</div>'
-        '<div class="posenc-lecture-body"><div class="posenc-figure"></div>'
-        '<div class="posenc-lecture-numbers" aria-live="polite"></div></div>'
-    )
-    return _widget_div("lecture", config, inner, "posenc-lecture")
-
-
-def pair_circle_titles(spec):
-    """The circle's title for every offset, as ``show_pair_shift`` writes it."""
-    from posenc_lib.figures.circles import pair_shift_title  # with matplotlib
-
-    d_model, pair = spec["d_model"], spec["pair"]
-    return [
-        pair_shift_title(k, d_model=d_model, pair=pair)
-        for k in range(spec["max_offset"] + 1)
-    ]
+    Each becomes ``text/html``: the widget's state for every setting its sliders
+    reach (:func:`posenc_lib.figures.browser.static_html`); the first also
+    carries the module that draws them (``page_assets``), so the page needs no
+    other file. Works in place; returns the widgets' specs, in page order. Other
+    widget outputs are left as they are. Used by this build and by
+    ``scripts/build_slides.py``.
+    """
+    specs = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if WIDGET_MIME not in data:
+                continue
+            spec = widget_spec(cell.source, data.get("text/plain", ""))
+            if spec["kind"] is None:
+                continue
+            page = static_html(make_widget(spec))
+            output["data"] = {"text/html": (page_assets() if not specs else "") + page}
+            specs.append(spec)
+    return specs
 
 
 NEEDS_KERNEL = (
@@ -343,95 +289,16 @@ def _stored_figure(data):
 
 def prepare(notebook):
     """Hide test markers and replace widget outputs; returns the widget specs."""
-    specs = []
     for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        cell.source = NBVAL_MARKER.sub("", cell.source)
-        for output in cell.get("outputs", []):
+        if cell.cell_type == "code":
+            cell.source = NBVAL_MARKER.sub("", cell.source)
+    specs = embed_widgets(notebook)
+    for cell in notebook.cells:  # what is left: widgets this build cannot draw
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
             data = output.get("data", {})
-            if WIDGET_MIME not in data:
-                continue
-            spec = widget_spec(cell.source, data.get("text/plain", ""))
-            static = _stored_figure(data) + NEEDS_KERNEL
-            if spec["kind"] is not None:
-                static = static_widget(spec, f"w{len(specs)}")
-                specs.append(spec)
-            output["data"] = {"text/html": static}
+            if WIDGET_MIME in data:
+                output["data"] = {"text/html": _stored_figure(data) + NEEDS_KERNEL}
     return specs
-
-
-# ---------------------------------------------------------------- the numbers
-
-
-def encoded(value):
-    """``format_number(value)`` as an integer count of 1e-4 (``"-0.9900"`` -> -9900)."""
-    return int(format_number(value).replace(".", ""))
-
-
-def data_needs(specs):
-    """The widths, the positions and the offsets the sliders reach."""
-    widths, rows, sim = set(), 1, {}
-    for spec in specs:
-        if spec["kind"] == "pair-circle":
-            widths.add(spec["d_model"])
-            last = max(
-                spec["n_positions"] - 1, max(spec["starts"]) + spec["max_offset"]
-            )
-            rows = max(rows, last + 1)
-            continue
-        span = range(2, spec["max_d_model"] + 1, 2)
-        widths.update(span)
-        extra = spec["max_offset"] if spec["kind"] == "lecture" else 0
-        rows = max(rows, spec["max_pos"] + extra + 1)
-        if spec["kind"] == "lecture":
-            for d_model in span:
-                need = sim.get(d_model, (0, 0))
-                sim[d_model] = (
-                    max(need[0], spec["max_pos"]),
-                    max(need[1], spec["max_offset"]),
-                )
-    return sorted(widths), rows, sim
-
-
-def similarity_row(vectors, d_model, max_pos, max_offset):
-    """``PE[pos] . PE[pos + k]`` for ``k = 0 .. max_offset``, as integers of 1e-4,
-    checked to be the same for every ``pos <= max_pos`` and to equal the closed form
-    ``offset_similarity``."""
-    closed = offset_similarity(list(range(max_offset + 1)), d_model)
-    row = []
-    for k in range(max_offset + 1):
-        shown = {encoded(vectors[p] @ vectors[p + k]) for p in range(max_pos + 1)}
-        if shown != {encoded(closed[k])}:
-            sys.exit(
-                f"PE[pos] . PE[pos + {k}] with d = {d_model} prints differently "
-                f"for different pos ({sorted(shown)}); store it per pos."
-            )
-        row.append(encoded(closed[k]))
-    return row
-
-
-def slider_data(specs):
-    """Everything sliders.js needs, computed by posenc_lib (see the docstring above)."""
-    widths, rows, sim_needs = data_needs(specs)
-    data = {"pe": {}, "freq": {}, "sim": {}, "cmap": colour_map()}
-    for d_model in widths:
-        vectors = [pos_encoding(pos, d_model) for pos in range(rows)]  # (rows, d)
-        data["pe"][d_model] = [[encoded(x) for x in v] for v in vectors]
-        data["freq"][d_model] = [float(f) for f in frequencies(d_model)]
-        if d_model in sim_needs:
-            data["sim"][d_model] = similarity_row(vectors, d_model, *sim_needs[d_model])
-    return data
-
-
-def colour_map(n_colours=64):
-    """The heatmaps' colour map sampled from -1 to 1, as ``#rrggbb``."""
-    import matplotlib as mpl  # only here: the build needs no plotting otherwise
-
-    from posenc_lib.figures.style import PE_CMAP  # -1 blue, 0 white, +1 red
-
-    cmap = mpl.colormaps[PE_CMAP].resampled(n_colours)
-    return [mpl.colors.to_hex(cmap(i)) for i in range(n_colours)]
 
 
 # ---------------------------------------------------------------- MathJax
@@ -523,20 +390,14 @@ def nav_bar(page, chapters, where="top"):
     )
 
 
-def finish_page(text, page, chapters, has_widgets):
-    """Links, navigation bars, the site's CSS and (with sliders) their scripts."""
+def finish_page(text, page, chapters):
+    """Links, navigation bars and the site's CSS."""
     text = rewrite_links(text)
     css = f'<link rel="stylesheet" href="{page.prefix}static/site.css">'
     text = text.replace("</head>", css + "\n</head>", 1)
     text = text.replace("<main>", "<main>\n" + nav_bar(page, chapters), 1)
-    scripts = ""
-    if has_widgets:
-        scripts = "".join(
-            f'<script src="{page.prefix}static/{name}"></script>\n'
-            for name in ("posenc-data.js", "sliders.js")
-        )
     bottom = nav_bar(page, chapters, "bottom")
-    return text.replace("</main>", f"{bottom}\n</main>\n{scripts}", 1)
+    return text.replace("</main>", f"{bottom}\n</main>", 1)
 
 
 def render(page, notebooks=NOTEBOOKS):
@@ -558,18 +419,13 @@ def build(out, notebooks=NOTEBOOKS, cache=CACHE):
     (out / "static").mkdir(parents=True)
     pages = course_pages(notebooks)
     chapters = [page for page in pages if page.parent is None]
-    all_specs = []
     for page in pages:
-        body, specs = render(page, notebooks)
-        all_specs += specs
+        body, _ = render(page, notebooks)
         target = out / page.href
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(finish_page(body, page, chapters, bool(specs)), "utf-8")
+        target.write_text(finish_page(body, page, chapters), "utf-8")
     shutil.copy(out / chapters[0].href, out / "index.html")
-    for name in ("site.css", "sliders.js"):
-        shutil.copy(SITE_FILES / "static" / name, out / "static" / name)
-    data = json.dumps(slider_data(all_specs), separators=(",", ":"))
-    (out / "static" / "posenc-data.js").write_text(f"window.POSENC_DATA = {data};\n")
+    shutil.copy(SITE_FILES / "static" / "site.css", out / "static" / "site.css")
     copy_mathjax(out / "mathjax", cache)
     return pages
 

@@ -16,8 +16,9 @@ slides work in a room without a network:
   mermaid import from a CDN, sizes text for a 1920 x 1080 canvas and hides prompts;
 - the white theme (its fonts are inside reveal.js; some other themes fetch web
   fonts);
-- a widget output becomes its still PNG (the explorer's ``image/png``): slides
-  cannot run a kernel. A widget without a still image stops the build;
+- the explorer is live: ``build_site.embed_widgets`` puts its state and the
+  module that draws it into the page (no kernel, no file, no network). Any other
+  widget output becomes its still PNG; a widget without one stops the build;
 - links to the course's notebooks (``[06](06_beyond.ipynb)``) point into the
   course's web edition, built beside the page in ``site/`` by
   ``scripts/build_site.py`` (one HTML page per notebook, from the stored
@@ -37,6 +38,9 @@ from pathlib import Path
 import nbformat
 from nbconvert import SlidesExporter
 from traitlets.config import Config
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_site import embed_widgets  # noqa: E402 (the explorers, drawn offline)
 
 ROOT = Path(__file__).resolve().parent.parent
 LECTURE = ROOT / "notebooks" / "lecture.ipynb"
@@ -191,7 +195,9 @@ def build(notebook=LECTURE, out=OUT):
     Returns the page's path.
     """
     notebook, out = Path(notebook), Path(out)
-    nb = still_images(nbformat.read(notebook, as_version=4))
+    nb = nbformat.read(notebook, as_version=4)
+    embed_widgets(nb)
+    nb = still_images(nb)
     body, _ = exporter().from_notebook_node(nb, resources={"metadata": {
         "name": notebook.stem}})  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)

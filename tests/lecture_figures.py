@@ -4,7 +4,8 @@ Imported by ``tests/test_lecture.py`` and ``tests/browser/test_slides.py``
 (by path). :func:`figure_text_sizes` runs the lecture's code cells in order,
 as the kernel does, and measures the font size in PNG pixels of every text of
 every figure the lecture shows, in the order of its PNG outputs: each
-``plt.show()`` and the explorer's still image. :func:`colour_spans` runs them
+``plt.show()`` (the explorer is drawn in the browser, as SVG: no PNG).
+:func:`colour_spans` runs them
 the same way and returns, for each figure, how much of each heatmap's colour
 scale its data spans.
 """
@@ -21,8 +22,6 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from posenc_lib.figures import explorer_panels  # noqa: E402
-from posenc_lib.figures.explorer import Explorer  # noqa: E402
 from posenc_lib.figures.style import text_sizes  # noqa: E402
 
 LECTURE = Path(__file__).resolve().parent.parent / "notebooks" / "lecture.ipynb"
@@ -54,7 +53,7 @@ def _measure_figures(measure, path=LECTURE):
     plt.show = show
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            _run_cells(path, namespace, found, measure)
+            _run_cells(path, namespace)
     finally:
         plt.show = real_show
         plt.close("all")
@@ -90,11 +89,8 @@ def colour_spans(path=LECTURE):
     return _measure_figures(_spans, path)
 
 
-def _run_cells(path, namespace, found, measure):
-    """Run the notebook's code cells; measure each explorer a cell displays."""
+def _run_cells(path, namespace):
+    """Run the notebook's code cells in order."""
     for cell in nbformat.read(path, as_version=4).cells:
         if cell.cell_type == "code" and cell.source.strip():
-            value = _run_cell(cell.source, namespace)
-            if isinstance(value, Explorer):
-                with explorer_panels._rc():  # the fonts it is drawn with
-                    found.append(measure(value.figure.figure))
+            _run_cell(cell.source, namespace)

@@ -1,5 +1,5 @@
-"""scripts/build_site.py: pages in course order, widget cells found and made static,
-links rewritten, and the sliders' numbers equal to posenc_lib's.
+"""scripts/build_site.py: pages in course order, widget cells found and embedded
+with their state, links rewritten, and the sliders' numbers equal to posenc_lib's.
 
 The whole site is built once by ``tests/browser/test_site.py``; these tests check
 the pieces without a build (no npm, no MathJax).
@@ -115,7 +115,7 @@ def _kind(source, text):
         ),
         (
             "explorer(pos=3, d_model=8, offset=2)",
-            "VBox(children=(HTML(value='<style>\\n.posenc-lecture { font-size: 20…",
+            "Explorer(pos=3, d_model=8, offset=2, pair=0)",
             {"kind": "lecture", "pos": 3, "d_model": 8, "offset": 2, "pair": 0},
         ),
         (
@@ -151,7 +151,14 @@ def _widget_notebook(source, text):
     return notebook
 
 
-def test_prepare_replaces_a_widget_by_sliders_and_hides_the_test_marker():
+def _embedded_state(html):
+    """The widget state a static page holds."""
+    kind = re.escape("application/vnd.posenc-widget+json")
+    found = re.search(f'<script type="{kind}">(.*?)</script>', html)
+    return json.loads(found.group(1).replace("<\\/", "</"))
+
+
+def test_prepare_embeds_the_widget_with_its_module_and_hides_the_test_marker():
     notebook = _widget_notebook(
         "# NBVAL_IGNORE_OUTPUT\nposition_explorer(pos=2, d_model=6)",
         "PositionExplorer(pos=2, d_model=6)",
@@ -162,11 +169,21 @@ def test_prepare_replaces_a_widget_by_sliders_and_hides_the_test_marker():
     assert [s["kind"] for s in specs] == ["position"]
     page = cell.outputs[0].data["text/html"]
     assert set(cell.outputs[0].data) == {"text/html"}, "no widget view, no repr"
-    sliders = re.findall(r"<input [^>]*>", page)
-    assert len(sliders) == 2
-    assert 'aria-label="pos"' in sliders[0] and 'value="2"' in sliders[0]
-    assert 'aria-label="d"' in sliders[1] and 'step="2"' in sliders[1]
-    assert 'value="6"' in sliders[1] and 'max="64"' in sliders[1]
+    assert "window.POSENC_WIDGET_MODULE = " in page  # the module, inline
+    assert "export default { render }" in page
+    state = _embedded_state(page)
+    assert (state["kind"], state["pos"], state["d_model"]) == ("position", 2, 6)
+    assert (state["max_pos"], state["max_d_model"]) == (50, 64)
+    assert sorted(map(int, state["views"])) == list(range(2, 65, 2))
+
+
+def test_only_the_first_widget_of_a_page_carries_the_module():
+    notebook = _widget_notebook("position_explorer()", "PositionExplorer(pos=1)")
+    notebook.cells.append(_widget_notebook("explorer()", "Explorer(pos=1)").cells[0])
+    build_site.embed_widgets(notebook)
+    pages = [cell.outputs[0].data["text/html"] for cell in notebook.cells]
+    assert ["POSENC_WIDGET_MODULE" in page for page in pages] == [True, False]
+    assert _embedded_state(pages[1])["kind"] == "lecture"
 
 
 def test_prepare_shows_a_note_for_a_widget_it_cannot_make_static():
@@ -185,74 +202,76 @@ def test_an_unknown_widget_with_a_stored_figure_shows_the_figure():
     assert shown.endswith(build_site.NEEDS_KERNEL)
 
 
-def test_pair_circle_titles_are_the_widgets_titles():
-    explorer_class = find_in_posenc_lib("PairCircleExplorer")
-    spec = build_site.widget_spec(
-        "PairCircleExplorer(offset=3, d_model=16, pair=1)", ""
-    )
-    titles = build_site.pair_circle_titles(spec)
-    circle = explorer_class(offset=0, d_model=16, pair=1)
-    for offset in range(spec["max_offset"] + 1):
-        circle.offset_slider.value = offset
-        assert titles[offset] == circle.ax.title.get_text()
-
-
 # ---------------------------------------------------------------- the numbers
 
 
-def _specs():
-    """The widget specs of the course's notebooks."""
-    return [build_site.widget_spec(src, text) for _, src, text in _widget_cells()]
+def _course_states():
+    """``{kind: state}`` of the widgets the course's notebooks embed."""
+    states = {}
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        build_site.embed_widgets(notebook)
+        for cell in notebook.cells:
+            for output in cell.get("outputs", []):
+                page = output.get("data", {}).get("text/html", "")
+                if "posenc-widget+json" in page:
+                    state = _embedded_state(page)
+                    states.setdefault(state["kind"], state)
+    return states
 
 
 @pytest.fixture(scope="module")
-def data():
-    """The slider data of the real course, through JSON as the page gets it."""
-    return json.loads(json.dumps(build_site.slider_data(_specs())))
+def states():
+    return _course_states()
 
 
 def _decode(n):
-    """The page's fmt4: an integer count of 1e-4 as the 4-decimal text."""
-    sign = "-" if n < 0 else ""
-    return f"{sign}{abs(n) // 10000}.{abs(n) % 10000:04d}"
+    """The page's decoding: an integer count of 1e-4 as the 4-decimal text."""
+    return f"{n / 10_000:.4f}"
 
 
-def test_the_table_is_pos_encoding_to_4_decimals_for_every_slider_setting(data):
-    widths, rows, _ = build_site.data_needs(_specs())
-    assert widths == list(range(2, 65, 2)) and rows == 71, "explorer: 0..50 + 20"
-    for d_model in widths:
-        table = data["pe"][str(d_model)]
-        assert len(table) == rows
-        for pos in range(rows):
+def test_every_kind_of_widget_is_embedded(states):
+    assert sorted(states) == ["lecture", "pair-circle", "position"]
+
+
+def test_the_table_is_pos_encoding_to_4_decimals_for_every_slider_setting(states):
+    lecture = states["lecture"]
+    assert sorted(map(int, lecture["views"])) == list(range(2, 65, 2))
+    for key, view in lecture["views"].items():
+        d_model = int(key)
+        assert view["d_model"] == d_model and len(view["pe"]) == 71, "0..50 + 20"
+        for pos in range(71):
             expected = [format_number(x) for x in pos_encoding(pos, d_model)]
-            assert [_decode(n) for n in table[pos]] == expected, (pos, d_model)
+            assert [_decode(n) for n in view["pe"][pos]] == expected, (pos, d_model)
 
 
-def test_frequencies_arrive_exactly(data):
-    for d_model in range(2, 65, 2):
-        assert data["freq"][str(d_model)] == frequencies(d_model).tolist()
+def test_frequencies_are_shown_as_the_table_prints_them(states):
+    for key, view in states["lecture"]["views"].items():
+        omega = frequencies(int(key))
+        assert view["freq"] == [f"{w:.4g}" for w in omega]
+        assert view["omega"] == omega.tolist()
 
 
-def test_the_dot_product_is_the_same_for_every_pos_and_the_closed_form(data):
-    for d_model in range(2, 65, 2):
-        shown = [_decode(n) for n in data["sim"][str(d_model)]]
-        assert len(shown) == 21
+def test_the_dot_product_is_the_same_for_every_pos_and_the_closed_form(states):
+    for key, view in states["lecture"]["views"].items():
+        d_model = int(key)
+        assert len(view["sim"]) == 21
         closed = offset_similarity(list(range(21)), d_model)
-        assert shown == [format_number(x) for x in closed]
+        assert view["sim"] == [format_number(x) for x in closed]
         for pos in (0, 7, 50):
             dots = [pos_encoding(pos, d_model) @ pos_encoding(pos + k, d_model)
                     for k in range(21)]  # fmt: skip
-            assert shown == [format_number(x) for x in dots]
+            assert view["sim"] == [format_number(x) for x in dots]
 
 
-def test_encoded_never_gives_minus_zero():
-    assert build_site.encoded(-1e-9) == 0 and _decode(0) == "0.0000"
-    assert _decode(build_site.encoded(-0.99)) == "-0.9900"
-    assert _decode(build_site.encoded(1.0)) == "1.0000"
+def test_encoding_never_gives_minus_zero():
+    view = find_in_posenc_lib("width_view")(2, 315)
+    assert all(_decode(n) != "-0.0000" for row in view["pe"] for n in row)
+    assert _decode(-9900) == "-0.9900" and _decode(10000) == "1.0000"
 
 
-def test_colour_map_runs_blue_to_white_to_red(data):
-    cmap = data["cmap"]
+def test_colour_map_runs_blue_to_white_to_red(states):
+    cmap = states["lecture"]["cmap"]
     rgb = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in cmap])
     assert rgb[0, 2] > rgb[0, 0] and rgb[-1, 0] > rgb[-1, 2]  # blue, then red
     assert rgb[len(cmap) // 2].min() > 200  # near white in the middle

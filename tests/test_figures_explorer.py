@@ -1,21 +1,14 @@
-"""posenc_lib.figures.explorer: the numbers, the figure's data, the wiring, errors."""
+"""posenc_lib.figures.explorer: the numbers, the state the browser draws, errors."""
 
-import base64
 import math
 import re
 
 import numpy as np
 import pytest
 
-from posenc_lib import pos_encoding, rotation_matrix, sinusoidal_positions
-from posenc_lib.figures.explorer import (
-    Explorer,
-    ExplorerFigure,
-    circle_title,
-    dot_line,
-    explorer,
-    pair_table,
-)
+from posenc_lib import pos_encoding, sinusoidal_positions
+from posenc_lib.figures.browser import STATIC, circle_title
+from posenc_lib.figures.explorer import Explorer, dot_line, explorer, pair_table
 
 
 def _reference_encoding(pos, d_model):
@@ -63,58 +56,59 @@ def test_dot_line_is_the_sum_of_cosines(pos, d_model, offset):
     assert line == f"PE[{pos}] · PE[{pos + offset}] = {expected:.4f}"
 
 
-def test_figure_data_follow_the_values():
-    figure = ExplorerFigure(n_positions=30).update(pos=4, d_model=8, offset=3, pair=1)
-    heights = [bar.get_height() for bar in figure._bars]
-    np.testing.assert_allclose(heights, _reference_encoding(4, 8), atol=1e-12)
-    np.testing.assert_array_equal(
-        figure._heatmap.get_array(), sinusoidal_positions(range(30), 8)
-    )
-    assert figure._row.get_y() == 3.5 and figure._shifted_row.get_y() == 6.5
-    start, end = figure._start.get_xydata()[0], figure._end.get_xydata()[0]
-    np.testing.assert_allclose(start, pos_encoding(4, 8)[2:4])
-    rotated = rotation_matrix(3, 8) @ pos_encoding(4, 8)  # the pair turned by Δ
-    np.testing.assert_allclose(end, rotated[2:4], atol=1e-12)
+def _shown(app):
+    """PE[pos] as the page draws it: the state's 4-decimal integers of 1e-4."""
+    return np.array(app.view["pe"][app.pos]) / 10_000
 
 
-def test_shifted_row_hidden_past_the_heatmap():
-    figure = ExplorerFigure(n_positions=10).update(pos=8, d_model=4, offset=5)
-    assert not figure._shifted_row.get_visible()
+def test_state_holds_the_table_of_the_current_width():
+    app = Explorer(pos=3, d_model=8, offset=2, pair=1, max_pos=10, max_offset=5)
+    assert app.kind == "lecture" and app.view["d_model"] == 8
+    assert len(app.view["pe"]) == 16, "rows 0 .. max_pos + max_offset"
+    table = sinusoidal_positions(range(16), 8)  # (16, 8)
+    np.testing.assert_allclose(np.array(app.view["pe"]) / 1e4, table, atol=5e-5)
+    assert app.view["freq"] == ["1", "0.1", "0.01", "0.001"]
+    assert app.view["angle"][3] == ["3", "0.3", "0.03", "0.003"]
+    assert len(app.view["sim"]) == 6 and app.view["sim"][2] == dot_line(3, 8, 2)[-6:]
 
 
-def test_png_is_the_same_for_the_same_values():
-    first = ExplorerFigure(n_positions=20).update(2, 6, 1, 0)
-    first.update(9, 10, 4, 2).update(2, 6, 1, 0)  # other values in between
-    second = ExplorerFigure(n_positions=20).update(2, 6, 1, 0)
-    assert first.png() == second.png()
+def test_pos_offset_and_pair_steps_need_no_new_table():
+    app = Explorer(pos=3, d_model=8, offset=2)
+    view = app.view
+    app.pos, app.offset, app.pair = 7, 5, 3
+    assert app.view is view  # drawn in the browser from the same state
+    np.testing.assert_allclose(_shown(app), pos_encoding(7, 8), atol=5e-5)
+    assert app.numbers.value.startswith(dot_line(7, 8, 5))
 
 
-def test_slider_step_updates_numbers_and_image():
-    app = Explorer(pos=3, d_model=4, offset=2, max_pos=20, max_offset=5)
-    before = app.image.value
-    app.sliders["pos"].value = 4
-    assert "PE[4] · PE[6]" in app.numbers.value
-    assert pair_table(4, 4, pair=0) in app.numbers.value
-    assert app.image.value != before
-    assert app.image.value == ExplorerFigure(n_positions=26).update(4, 4, 2, 0).png()
+def test_a_d_model_step_sends_the_new_table():
+    app = Explorer(pos=3, d_model=8, offset=2)
+    app.sliders["d"].value = 12
+    assert app.view["d_model"] == 12 and len(app.view["pe"][0]) == 12
+    np.testing.assert_allclose(_shown(app), pos_encoding(3, 12), atol=5e-5)
+
+
+def test_static_state_has_a_table_for_every_width_the_slider_reaches():
+    app = Explorer(pos=3, d_model=8, offset=2, max_d_model=12)
+    state = app.static_state()
+    assert sorted(state["views"]) == ["10", "12", "2", "4", "6", "8"]
+    assert state["views"]["8"] == app.view
+    assert {"pos", "d_model", "offset", "pair", "cmap"} <= set(state)
+    assert not any(key.startswith("_") for key in state)
 
 
 def test_narrowing_d_clamps_the_pair():
     app = Explorer(pos=1, d_model=16, offset=1, pair=7)
     app.sliders["d"].value = 4
-    assert app.sliders["pair"].max == 1
     assert app.values() == (1, 4, 1, 1)
-    assert pair_table(1, 4, pair=1) in app.numbers.value
 
 
 def test_explorer_displays_as_its_widget():
     app = explorer()
-    bundle = app._repr_mimebundle_()
+    bundle, _ = app._repr_mimebundle_()
     view = bundle["application/vnd.jupyter.widget-view+json"]
-    assert view["model_id"] == app.widget.model_id
-    assert "posenc-lecture" in app.widget._dom_classes
-    still = base64.b64decode(bundle["image/png"])  # what slides show instead
-    assert still == app.image.value and still.startswith(b"\x89PNG")
+    assert view["model_id"] == app.model_id
+    assert bundle["text/plain"] == "Explorer(pos=1, d_model=8, offset=2, pair=0)"
 
 
 @pytest.mark.parametrize(
@@ -161,58 +155,22 @@ def test_dot_line_rejects_negative_offset():
         dot_line(3, 4, -1)
 
 
-def test_widening_d_model_gives_a_new_pair_slider_reaching_the_last_pair():
-    app = Explorer(pos=1, d_model=4, offset=1, pair=1)
-    old = app.sliders["pair"]
-    app.sliders["d"].value = 16
-    new = app.sliders["pair"]
-    assert new is not old and (new.max, new.value) == (7, 1)  # End reaches 7
-    assert "posenc-lecture-pair" in new._dom_classes
-    assert new in app.widget.children[1].children[1].children  # shown in its place
-    new.value = 7
-    assert app.values() == (1, 16, 1, 7)
-    assert pair_table(1, 16, pair=7) in app.numbers.value
-    app.sliders["d"].value = 8  # narrower: the same slider, a lower max
-    assert app.sliders["pair"] is new and new.max == 3 and app.values()[3] == 3
-
-
-def test_offset_slider_is_labelled_delta():
-    app = Explorer()
-    labels = {name: s.description for name, s in app.sliders.items()}
-    assert labels == {"pos": "pos", "d": "d_model", "offset": "Δ", "pair": "pair"}
-    assert "posenc-lecture-offset" in app.sliders["offset"]._dom_classes
-
-
 @pytest.mark.parametrize(
-    "pair, offset, omega, expected",
+    "offset, omega, expected",
     [
-        (0, 20, 1.0, "pair 0: Δ·ω = 20 rad\n= 3 turns + 1.15 rad"),
-        (0, 7, 1.0, "pair 0: Δ·ω = 7 rad\n= 1 turn + 0.717 rad"),
-        (2, 3, 0.1, "pair 2: Δ·ω = 0.3 rad"),
+        (20, 1.0, ["20", "3 turns + 1.15"]),
+        (7, 1.0, ["7", "1 turn + 0.717"]),
+        (3, 0.1, ["0.3", ""]),
     ],
 )
-def test_circle_title_says_whole_turns_are_dropped(pair, offset, omega, expected):
-    assert circle_title(pair, offset, omega) == expected
-    figure = ExplorerFigure(n_positions=30).update(pos=2, d_model=2, offset=20)
-    assert figure._circle_title.get_text() == circle_title(0, 20, 1.0)
+def test_circle_title_says_whole_turns_are_dropped(offset, omega, expected):
+    assert circle_title(offset, omega) == expected
+    app = Explorer(pos=2, d_model=2, offset=20)
+    assert app.view["circle"][0][20] == circle_title(20, 1.0)
 
 
-def test_column_axes_at_d_model_2_show_columns_0_and_1():
-    figure = ExplorerFigure(n_positions=10).update(pos=1, d_model=2, offset=1)
-    figure.png()
-    for ax in (figure.bars_ax, figure.heat_ax):
-        left, right = ax.get_xlim()
-        ticks = [t for t in ax.get_xticks() if left <= t <= right]
-        assert ticks == [0, 1], ax
-
-
-def test_circle_legend_is_outside_the_circle_and_smaller_than_the_points():
-    figure = ExplorerFigure(n_positions=10).update(pos=1, d_model=8, offset=2)
-    figure.png()
-    renderer = figure.figure.canvas.get_renderer()
-    (legend,) = figure.figure.legends
-    box = legend.get_window_extent(renderer)
-    circle = figure.circle_ax.transData.transform([(-1, -1), (1, 1)])
-    assert box.y1 < circle[0, 1] or box.x0 > circle[1, 0]  # below or beside it
-    for handle in legend.legend_handles:
-        assert handle.get_markersize() < figure._start.get_markersize()
+def test_the_module_draws_every_label_in_the_glossary():
+    module = (STATIC / "explorer.js").read_text(encoding="utf-8")
+    for label in ('d_model: "d_model"', 'offset: "Δ"', "column k", "Σᵢ cos(Δ·ωᵢ)"):
+        assert label in module, label
+    assert 'role: "img"' in module and "aria-label" in module

@@ -13,10 +13,10 @@
   (the slides test checks they are shown at >= 0.9 of that on 1920 x 1080, so
   >= 18 px on the screen), and the data of every heatmap spans at least half of
   its colour scale (no panel is one pale colour);
-- the slides build turns the explorer widget into its still image.
+- the slides build embeds the explorer live (its state and module), and turns
+  any other widget into its still image.
 """
 
-import base64
 import importlib.util
 import re
 from pathlib import Path
@@ -137,7 +137,7 @@ def _pngs(nb):
 
 def test_figures_at_presentation_scale_have_large_text(lecture):
     sizes = figure_text_sizes()
-    assert len(sizes) == len(_pngs(lecture)) == 6
+    assert len(sizes) == len(_pngs(lecture)) == 5  # the explorer is SVG, no PNG
     smallest = min(size[0] for size in sizes)
     largest = max(size[1] for size in sizes)
     print(f"lecture figure text: {smallest} to {largest} px in the PNGs")
@@ -180,21 +180,22 @@ def test_every_prediction_is_revealed_on_the_next_key_press(lecture):
 def test_every_heatmap_uses_at_least_half_of_its_colour_scale():
     spans = colour_spans()
     panels = [panel for figure in spans for panel in figure]
-    assert len(spans) == 6 and len(panels) >= 7, spans
+    assert len(spans) == 5 and len(panels) >= 7, spans
     print("colour-scale spans:", [(t, round(s, 2)) for t, s in panels])
     for title, span in panels:
         assert span >= 0.5, f"the heatmap {title!r} spans {span:.0%} of its scale"
 
 
-def test_slides_show_the_widget_as_its_still_image(lecture):
+def test_slides_embed_the_explorer_live(lecture):
+    build_slides.embed_widgets(lecture)
     slides = build_slides.still_images(lecture)
+    explorer_cells = [c for c in slides.cells if "explorer(pos" in c.source]
     for cell in slides.cells:
         assert "NBVAL_IGNORE_OUTPUT" not in cell.source
         for output in cell.get("outputs", []):
             assert WIDGET_MIME not in output.get("data", {})
-    explorer_cells = [c for c in lecture.cells if "explorer(pos" in c.source]
-    still = explorer_cells[0].outputs[0]["data"]["image/png"]
-    assert base64.b64decode(still).startswith(b"\x89PNG")
+    page = explorer_cells[0].outputs[0]["data"]["text/html"]
+    assert "POSENC_WIDGET_MODULE" in page and "posenc-widget+json" in page
     assert _pngs(slides) == _pngs(lecture)
 
 

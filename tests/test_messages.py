@@ -28,6 +28,7 @@ from posenc_lib import pos_encoding, similarity_matrix, sinusoidal_positions  # 
 from posenc_lib.attention import init_head  # noqa: E402
 from posenc_lib.exercise import run_commands  # noqa: E402
 from posenc_lib.exercise.commands import _USAGE  # noqa: E402
+from posenc_lib.figures.explorer import Explorer  # noqa: E402
 
 # -- the commands -------------------------------------------------------------
 
@@ -154,6 +155,9 @@ GOOD = {
     "n": 2,
 }
 GOOD |= {
+    "n_pairs": 4,
+    "most": 8,
+    "widget": lambda: Explorer(),
     "layer": lambda: lambda x: x,
     "x_q": lambda: X[0].copy(),
     "x_k": lambda: X[1].copy(),
@@ -255,10 +259,9 @@ NOT_CHECKED_YET = {
         "plot_encoding_heatmap": ("positions", "ax", "mark_pos"),
         "plot_wavelengths": ("wavelengths", "ax"),
         "plot_waves": ("ax",),
-        "circle_title": ("pair", "offset", "omega"),
+        "circle_title": ("offset", "omega"),
         "pair_table": ("pair",),
         "similarity_figure": ("offsets", "similarities"),
-        "Blitter": ("figure", "moving", "rc"),
         "heatmap": ("ax", "table", "vmax", "rows"),
         "new_axes": ("ax",),
         "set_rows": ("image", "rows"),

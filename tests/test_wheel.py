@@ -42,6 +42,14 @@ def test_the_wheel_holds_every_module_of_the_library(wheel):
     assert packed == source
 
 
+def test_the_wheel_holds_the_module_the_explorers_are_drawn_with(wheel):
+    static = ROOT / "posenc_lib" / "figures" / "static"
+    source = {p.relative_to(ROOT).as_posix() for p in static.iterdir()}
+    assert {"posenc_lib/figures/static/explorer.js"} <= source
+    with zipfile.ZipFile(wheel) as archive:
+        assert source <= set(archive.namelist())
+
+
 def _install(python, requirement):
     lock = str(ROOT / "requirements" / "lock.txt")  # the locked numpy, matplotlib, ...
     if UV.exists():
@@ -59,6 +67,7 @@ def test_the_wheel_installs_and_imports_in_a_fresh_environment(wheel, tmp_path):
     _install(python, str(wheel))
     code = (
         "import posenc_lib, posenc_lib.figures, posenc_lib.exercise.checkers\n"
+        "from posenc_lib.figures.browser import page_assets; page_assets()\n"
         "print(posenc_lib.__file__)\n"
         "print(posenc_lib.sinusoidal_positions([3], 4).round(4).tolist())"
     )

@@ -5,7 +5,7 @@ in the notebook cell, then hand it over, so the cell shows what the picture is
 of. What is where:
 
 - :mod:`~posenc_lib.figures.style`: ``setup_notebook`` (every chapter's Setup
-  cell), the one ``heatmap`` helper, and ``Blitter`` (fast slider redraws).
+  cell) and the one ``heatmap`` helper.
 - :mod:`~posenc_lib.figures.encoding`: the table, its columns, its wavelengths,
   one position's bars (chapter 02).
 - :mod:`~posenc_lib.figures.embeddings`: word vectors in the plane (chapter 01).
@@ -14,10 +14,11 @@ of. What is where:
 - :mod:`~posenc_lib.figures.circles`: one (sin, cos) pair on the unit circle.
 - :mod:`~posenc_lib.figures.conventions`: other libraries' layouts side by side,
   and a column permutation drawn (chapter 07).
-- :mod:`~posenc_lib.figures.sliders`: the sliders of chapters 02 and 03 (ipywidgets).
-- :mod:`~posenc_lib.figures.explorer` and
-  :mod:`~posenc_lib.figures.explorer_panels`: the one-screen lecture explorer, and
-  the three panels it draws.
+- :mod:`~posenc_lib.figures.sliders`: the sliders of chapters 02 and 03.
+- :mod:`~posenc_lib.figures.explorer`: the one-screen lecture explorer.
+- :mod:`~posenc_lib.figures.browser`: what the explorers share: they are drawn in
+  the browser (anywidget, one ES module in ``static/``) from numbers computed
+  here, in JupyterLab, Voila, the static site and the slides.
 """
 
 from .circles import clock_faces, draw_pair_stage, pair_circle, show_pair_shift
@@ -35,11 +36,10 @@ from .properties import (
     score_heatmaps,
     similarity_figure,
 )
-from .style import PE_CMAP, Blitter, heatmap, setup_notebook
+from .style import PE_CMAP, heatmap, setup_notebook
 
 __all__ = [
     "PE_CMAP",
-    "Blitter",
     "clock_faces",
     "compare_tables",
     "conventions_figure",

@@ -10,20 +10,15 @@
   (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
   attention scores): a diverging colour map centred on 0, row 0 at the top.
-- :class:`Blitter`: how the sliders redraw one Agg figure quickly. The static
-  parts are drawn once; a step restores them and draws only the moving artists
-  (matplotlib's "Faster rendering by using blitting"), then encodes a PNG.
 
 This module imports matplotlib; ``import posenc_lib`` never imports it.
 """
 
-import io
 import os
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
-import PIL.Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from ..validation import check_positive
@@ -32,7 +27,6 @@ __all__ = [
     "INLINE_FIGURE_KWARGS",
     "PE_CMAP",
     "PRESENTATION_SCALE",
-    "Blitter",
     "heatmap",
     "new_axes",
     "figure_scale",
@@ -231,7 +225,7 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, animated=False):
         The label of each row (e.g. the positions); ``0 .. n_rows - 1`` by default.
         Must be evenly spaced, since rows are drawn as equal bands.
     animated : bool, default False
-        Leave the image out of a full draw (for :class:`Blitter`).
+        Leave the image out of a full draw (for blitting).
 
     Returns
     -------
@@ -275,65 +269,3 @@ def set_rows(image, rows=None):
     step = 1 if rows is None or len(rows) < 2 else rows[1] - rows[0]
     last = first + step * (n_rows - 1)
     image.set_extent((-0.5, n_columns - 0.5, last + step / 2, first - step / 2))
-
-
-class Blitter:
-    """Redraw one Agg figure fast: static parts once, then only what moves.
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-        A figure on a ``FigureCanvasAgg``.
-    moving : callable
-        Returns the moving artists, in drawing order. They are set
-        ``animated=True`` here, so a full draw leaves them out.
-    rc : callable, optional
-        A context manager factory (e.g. an ``rc_context``) active while drawing.
-
-    Examples
-    --------
-    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
-    >>> from matplotlib.figure import Figure
-    >>> figure = Figure(figsize=(1, 1), dpi=50)
-    >>> canvas = FigureCanvasAgg(figure)
-    >>> (line,) = figure.add_subplot().plot([0, 1])
-    >>> blitter = Blitter(figure, lambda: [line])
-    >>> blitter.png()[:4]
-    b'\\x89PNG'
-    >>> line.set_ydata([1, 0])  # a step: only the line is drawn again
-    >>> blitter.png() != blitter.png()
-    False
-    """
-
-    def __init__(self, figure, moving, *, rc=None):
-        self.figure, self._moving, self._rc = figure, moving, rc
-        self._background = None
-
-    def invalidate(self):
-        """The static parts changed: draw them again at the next :meth:`png`."""
-        self._background = None
-
-    def png(self):
-        """Static background plus the moving artists, as PNG bytes.
-
-        Equal pictures give equal bytes (RGB, fast compression, no metadata).
-        """
-        artists = list(self._moving())
-        canvas = self.figure.canvas
-        if self._background is None:
-            for artist in artists:
-                artist.set_animated(True)
-            if self._rc is None:
-                canvas.draw()  # everything except the moving artists
-            else:
-                with self._rc():
-                    canvas.draw()
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-        canvas.restore_region(self._background)
-        for artist in artists:
-            self.figure.draw_artist(artist)
-        size = canvas.get_width_height()
-        rgba = PIL.Image.frombuffer("RGBA", size, canvas.buffer_rgba())
-        buffer = io.BytesIO()
-        rgba.convert("RGB").save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()

@@ -260,3 +260,129 @@ def assert_uses_most_of_the_width(page, root=".posenc-lecture", share=0.75):
         root,
     )
     assert span >= share, f"the explorer spans {span:.0%} of the width"
+
+
+# ---------------------------------------------------------------- the explorers
+# The anywidget explorers (posenc_lib/figures/static/explorer.js), the same in
+# every host: native range sliders ``input[data-name=NAME]`` labelled with their
+# glossary name, and the root's ``data-shown`` attribute, written after each draw
+# (``pos,d_model,offset,pair`` for the lecture, ``pos,d_model`` for chapter 02,
+# ``offset`` for chapter 03).
+
+_SHOWN_WATCH_JS = """
+([root, expected]) => {
+  const el = document.querySelector(root);
+  const state = {shown: null, done: false};
+  window.__posenc = window.__posenc || {keydown: null};
+  window.__posenc.step = state;
+  const check = () => {
+    if (el.dataset.shown === expected) {
+      state.shown = performance.now(); state.done = true; observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(el, {attributes: true, attributeFilter: ['data-shown']});
+  check();
+}
+"""
+
+
+def widget_root(page, selector):
+    """The CSS selector of the drawn widget ``selector``, once drawn."""
+    root = f"{selector}[data-shown]"
+    page.locator(root).first.wait_for(timeout=RUN_TIMEOUT)
+    return root
+
+
+def shown(page, root):
+    """What the widget draws now, as the values of its sliders."""
+    return page.locator(root).first.get_attribute("data-shown")
+
+
+def key_step(page, root, name, key, expected):
+    """Press ``key`` on slider ``name``; ms from the key press to ``expected`` drawn."""
+    page.evaluate(_WATCH_JS)  # records the time of every key press
+    page.evaluate(f"([r, e]) => ({_SHOWN_WATCH_JS})([r, e])", [root, expected])
+    handle = page.locator(f"{root} input[data-name={name}]").first
+    handle.focus()
+    handle.press(key)
+    page.wait_for_function("() => window.__posenc.step.done", timeout=STEP_TIMEOUT)
+    return page.evaluate("() => window.__posenc.step.shown - window.__posenc.keydown")
+
+
+def visible_strings(page, root):
+    """Every visible string of the widget (its text, slider readouts included)."""
+    return page.evaluate(
+        """(root) => {
+          const el = document.querySelector(root);
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          const out = [];
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const box = node.parentElement.getBoundingClientRect();
+            const text = node.textContent.trim();
+            if (text && box.width > 0 && box.height > 0) out.push(text);
+          }
+          return out;
+        }""",
+        root,
+    )
+
+
+def accessible(page, root):
+    """Sliders' accessible names and the pictures' roles and text alternatives."""
+    return page.evaluate(
+        """(root) => {
+          const el = document.querySelector(root);
+          const sliders = [...el.querySelectorAll('input[type=range]')].map(i =>
+            [i.dataset.name, i.labels.length ? i.labels[0].textContent : null]);
+          const pictures = [...el.querySelectorAll('svg')].map(s =>
+            [s.getAttribute('role'), s.getAttribute('aria-label')]);
+          return {sliders, pictures};
+        }""",
+        root,
+    )
+
+
+def table_rows(page, root):
+    """The widget's pair table: ``[[pair, ω, pos·ω, sin, cos], ...]`` (no gap row)."""
+    rows = page.evaluate(
+        """(root) => [...document.querySelectorAll(`${root} .posenc-table tbody tr`)]
+             .map(tr => [...tr.cells].map(td => td.textContent))""",
+        root,
+    )
+    return [[c.replace("\u2212", "-") for c in row] for row in rows if len(row) == 5]
+
+
+def smallest_svg_text(page, root):
+    """The smallest font size, in screen px, of the widget's picture text."""
+    return page.evaluate(
+        """(root) => Math.min(...[...document.querySelectorAll(`${root} svg text`)]
+             .filter(t => t.textContent.trim())
+             .map(t => parseFloat(getComputedStyle(t).fontSize) *
+                       t.ownerSVGElement.getScreenCTM().a))""",
+        root,
+    )
+
+
+def assert_sliders_and_numbers_on_screen(page, root, *, within=None, name=""):
+    """With the widget scrolled to the top of its panel, its sliders, numbers and
+    pictures all lie inside the visible area (no scroll needed, nothing clipped)."""
+    page.evaluate("(r) => document.querySelector(r).scrollIntoView()", root)
+    result = page.evaluate(
+        """([root, within]) => {
+          const view = within ? document.querySelector(within).getBoundingClientRect()
+                              : {top: 0, bottom: innerHeight};
+          const parts = ['.posenc-controls', '.posenc-numbers', '.posenc-pictures'];
+          return parts.map(p => document.querySelector(`${root} ${p}`))
+            .filter(e => e)
+            .map(e => {
+              const box = e.getBoundingClientRect();
+              return [e.className, Math.round(box.top), Math.round(box.bottom),
+                      Math.round(view.top), Math.round(view.bottom)];
+            })
+            .filter(([, top, bottom, vTop, vBottom]) =>
+              top < vTop - 1 || bottom > vBottom + 1);
+        }""",
+        [root, within],
+    )
+    assert result == [], f"{name}: off screen (class, top, bottom, view): {result}"

@@ -1,76 +1,90 @@
 """The lecture explorer (notebooks/explorer.ipynb) driven in JupyterLab."""
 
-import re
-
 import pytest
 from pages import (
     LAB_SIZES,
+    accessible,
     assert_fits,
+    assert_sliders_and_numbers_on_screen,
     error_outputs,
-    image_bytes,
+    key_step,
     open_notebook,
-    press,
-    readout,
     run_all,
-    slider_max,
-    step,
+    shown,
     summary,
-    type_into,
+    table_rows,
+    widget_root,
 )
 
-from posenc_lib.figures.explorer import ExplorerFigure, dot_line, pair_table
+from posenc_lib.figures.explorer import dot_line, pair_table
 
 pytestmark = pytest.mark.browser
 
 APP = ".posenc-lecture"
-NUMBERS = f"{APP} .posenc-lecture-numbers"
-FIGURE = f"{APP} img.posenc-lecture-figure"
+GLOSSARY = [["pos", "pos"], ["d_model", "d_model"], ["offset", "Δ"], ["pair", "pair"]]
 
 
-def expected_text(pos, d, offset, pair):
-    """Texts the numbers panel must show for these values (HTML tags dropped)."""
-    html = [dot_line(pos, d, offset), pair_table(pos, d, pair=pair)]
-    return [re.sub(r"<[^>]+>", "", s).replace("&#8942;", "\u22ee") for s in html]
+def expected_rows(pos, d_model):
+    """``pair_table(pos, d_model)`` as rows of cell texts (no gap row)."""
+    import re
+
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", pair_table(pos, d_model))[1:]
+    cells = [re.findall(r"<td>(.*?)</td>", row) for row in rows]
+    return [row for row in cells if len(row) == 5]
+
+
+def check_numbers(page, root, pos, d_model, offset):
+    """The table and the dot product line are posenc_lib's, to 4 decimals."""
+    assert table_rows(page, root) == expected_rows(pos, d_model)
+    dot = page.inner_text(f"{root} .posenc-dot").replace("\u2212", "-")
+    assert dot.startswith(dot_line(pos, d_model, offset)), dot
+
+
+def drive_explorer(page, root, report, host):
+    """Step every slider by keyboard; check the numbers; report the latencies."""
+    pos, d_model, offset, pair = map(int, shown(page, root).split(","))
+    a11y = accessible(page, root)
+    assert a11y["sliders"] == GLOSSARY
+    assert [role for role, _ in a11y["pictures"]] == ["img"] * 3
+    assert a11y["pictures"][0][1].startswith(f"PE[{pos}] for d_model = {d_model}: ")
+
+    times = {"pos": [], "d_model": [], "offset": [], "pair": []}
+
+    def steps(name, key, n, change):
+        nonlocal pos, d_model, offset, pair
+        for _ in range(n):
+            pos, d_model, offset, pair = change(pos, d_model, offset, pair)
+            expected = f"{pos},{d_model},{offset},{pair}"
+            times[name].append(key_step(page, root, name, key, expected))
+        check_numbers(page, root, pos, d_model, offset)
+
+    steps("pos", "ArrowRight", 20, lambda p, d, o, i: (p + 1, d, o, i))
+    steps("offset", "ArrowRight", 10, lambda p, d, o, i: (p, d, o + 1, i))
+    steps("offset", "ArrowLeft", 10, lambda p, d, o, i: (p, d, o - 1, i))
+    steps("d_model", "ArrowRight", 20, lambda p, d, o, i: (p, d + 2, o, i))
+    label = accessible(page, root)["pictures"][0][1]
+    assert label.startswith(f"PE[{pos}] for d_model = {d_model}: "), label
+    steps("pair", "ArrowRight", 20, lambda p, d, o, i: (p, d, o, i + 1))
+    steps("pair", "End", 1, lambda p, d, o, i: (p, d, o, d // 2 - 1))
+    steps("d_model", "Home", 1, lambda p, d, o, i: (p, 2, o, 0))  # pair clamped
+    for name, measured in times.items():
+        report(summary(f"{host} explorer, {name} key steps", measured))
+    return pos, d_model, offset, pair
 
 
 def test_explorer_in_jupyterlab(lab_server, page, tmp_path, latency_report):
     open_notebook(page, lab_server, "explorer.ipynb")
     run_all(page)
     assert error_outputs(page) == []
-    app = page.locator(APP).first
-    sliders = {
-        n: app.locator(f".posenc-lecture-{n}") for n in ("pos", "d", "offset", "pair")
-    }
-    values = {n: readout(page, s) for n, s in sliders.items()}
-    n_rows = slider_max(sliders["pos"]) + slider_max(sliders["offset"]) + 1
-
-    def check(name, action, **new):
-        values.update(new)
-        watch = (NUMBERS, expected_text(**values), FIGURE)
-        return step(page, action, watch)
-
-    image_ms = []
-    for _ in range(20):
-        image_ms.append(
-            check("pos", press(sliders["pos"], "ArrowRight"), pos=values["pos"] + 1)[1]
-        )
-    latency_report(summary("JupyterLab explorer.ipynb, pos key steps", image_ms))
-    v = (values["pos"], values["d"], values["offset"], values["pair"])
-    assert image_bytes(page, FIGURE) == ExplorerFigure(n_rows).update(*v).png()
-    check("d typed", type_into(sliders["d"], 12), d=12)
-    check("d key", press(sliders["d"], "ArrowRight"), d=14)
-    check("Δ key", press(sliders["offset"], "ArrowRight"), offset=values["offset"] + 1)
-    check("pair key", press(sliders["pair"], "ArrowRight"), pair=values["pair"] + 1)
-    v = (values["pos"], values["d"], values["offset"], values["pair"])
-    assert image_bytes(page, FIGURE) == ExplorerFigure(n_rows).update(*v).png()
-    # A wider d_model, then End on the pair slider: the new last pair, 15.
-    check("d typed", type_into(sliders["d"], 32), d=32)
-    check("pair End", press(sliders["pair"], "End"), pair=15)
-    assert readout(page, sliders["pair"]) == 15
+    root = widget_root(page, APP)
+    drive_explorer(page, root, latency_report, "JupyterLab")
     assert error_outputs(page) == []
-    page.screenshot(path=str(tmp_path / "explorer-lab.png"), full_page=True)
     for size in LAB_SIZES:  # the file browser stays open beside the notebook
         page.set_viewport_size(size)
-        assert_fits(page, APP, within=".jp-NotebookPanel", name=f"lab {size}")
+        name = f"lab {size}"
+        assert_fits(page, APP, within=".jp-NotebookPanel", name=name)
+        assert_sliders_and_numbers_on_screen(
+            page, root, within=".jp-NotebookPanel", name=name
+        )
         page.screenshot(path=str(tmp_path / f"explorer-lab-{size['width']}.png"))
     print(f"screenshots: {tmp_path}")

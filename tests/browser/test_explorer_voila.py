@@ -6,21 +6,16 @@ import pytest
 from pages import (
     SIZES,
     assert_fits,
-    assert_uses_most_of_the_width,
+    assert_sliders_and_numbers_on_screen,
     error_outputs,
-    image_bytes,
-    install_watch,
-    press,
-    readout,
-    step,
-    summary,
+    smallest_svg_text,
+    widget_root,
 )
-from test_explorer_lab import FIGURE, NUMBERS, expected_text
-
-from posenc_lib.figures.explorer import ExplorerFigure
+from test_explorer_lab import APP, drive_explorer
 
 pytestmark = pytest.mark.browser
 LOOPBACK = {"127.0.0.1", "localhost"}
+MIN_AXIS_PX = 18  # axis text at 1920 x 1080, as the presentation scale promises
 
 
 def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
@@ -36,41 +31,24 @@ def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
 
     page.route("**/*", offline)
     page.goto(voila_server.url("/"))
-    app = page.locator(".posenc-lecture")
-    app.wait_for(timeout=120_000)
-    page.locator(FIGURE).wait_for()
-    install_watch(page)
-    sliders = {
-        n: app.locator(f".posenc-lecture-{n}") for n in ("pos", "d", "offset", "pair")
-    }
-    values = {n: readout(page, s) for n, s in sliders.items()}
-    n_rows = (
-        sum(
-            int(float(s.locator(".noUi-handle").get_attribute("aria-valuemax")))
-            for n, s in sliders.items()
-            if n in ("pos", "offset")
-        )
-        + 1
-    )
-    image_ms = []
-    for _ in range(20):
-        values["pos"] += 1
-        watch = (NUMBERS, expected_text(**values), FIGURE)
-        image_ms.append(step(page, press(sliders["pos"], "ArrowRight"), watch)[1])
-    latency_report(summary("Voila explorer.ipynb, pos key steps", image_ms))
-    v = (values["pos"], values["d"], values["offset"], values["pair"])
-    assert image_bytes(page, FIGURE) == ExplorerFigure(n_rows).update(*v).png()
+    root = widget_root(page, APP)
+    drive_explorer(page, root, latency_report, "Voila")
     assert error_outputs(page, root="body") == []
     assert "NBVAL_IGNORE_OUTPUT" not in page.inner_text("body")  # code is hidden
     text = page.inner_text("body")  # the app alone: no title, no check output
     assert "similarity(" not in text and "the explorer" not in text, text
     for size in SIZES:
         page.set_viewport_size(size)
-        assert_fits(page, ".posenc-lecture", name=f"voila {size}")
+        name = f"voila {size}"
+        assert_fits(page, APP, name=name)
+        assert_sliders_and_numbers_on_screen(page, root, name=name)
         page.screenshot(path=str(tmp_path / f"voila-{size['width']}.png"))
-    assert_uses_most_of_the_width(page)
-    page.screenshot(path=str(tmp_path / "explorer-voila.png"), full_page=True)
-    print(f"screenshot: {tmp_path / 'explorer-voila.png'}")
+    assert smallest_svg_text(page, root) >= MIN_AXIS_PX  # at 1920 x 1080
+    width = page.evaluate(
+        "(r) => document.querySelector(r).getBoundingClientRect().width", root
+    )
+    assert width >= 0.75 * 1920, f"the explorer spans {width} px of 1920"
+    print(f"screenshots: {tmp_path}")
     remote = sorted(set(blocked) | {u for u in failed if u in blocked})
     local_failures = sorted({u for u in failed if u not in blocked})
     latency_report(f"Voila: {len(remote)} remote request(s) blocked: {remote}")

@@ -1,29 +1,27 @@
 """The sliders of chapters 02 and 03 in JupyterLab, used as a learner uses them."""
 
-import re
 from pathlib import Path
 
-import matplotlib
 import nbformat
+import numpy as np
 import pytest
 from pages import (
     LAB_SIZES,
+    accessible,
     assert_fits,
+    assert_sliders_and_numbers_on_screen,
     error_outputs,
-    image_bytes,
+    key_step,
     open_notebook,
-    press,
-    readout,
     run_all,
-    slider_max,
-    step,
+    shown,
     summary,
-    type_into,
+    table_rows,
+    widget_root,
 )
+from test_explorer_lab import expected_rows
 
-from posenc_lib.figures import setup_notebook
-from posenc_lib.figures.explorer import pair_table
-from posenc_lib.figures.sliders import PairCircleExplorer, PositionExplorer
+from posenc_lib import sinusoidal_positions
 
 pytestmark = pytest.mark.browser
 
@@ -49,76 +47,71 @@ def _open_and_run(page, lab_server, name):
     assert error_outputs(page, allowed=_allowed_errors(name)) == []
 
 
+def drive_position_explorer(page, root, report, host):
+    """Step ``pos`` and ``d_model`` by keyboard; the table is posenc_lib's."""
+    pos, d_model = map(int, shown(page, root).split(","))
+    assert accessible(page, root)["sliders"] == [["pos", "pos"], ["d_model", "d_model"]]
+    times = []
+    for _ in range(20):
+        pos += 1
+        times.append(key_step(page, root, "pos", "ArrowRight", f"{pos},{d_model}"))
+    report(summary(f"{host} chapter 02, pos key steps", times))
+    assert table_rows(page, root) == expected_rows(pos, d_model)
+    top = page.locator(f"{root} .posenc-pictures").bounding_box()["y"]
+    times = []
+    for _ in range(20):
+        d_model += 2
+        times.append(key_step(page, root, "d_model", "ArrowRight", f"{pos},{d_model}"))
+    report(summary(f"{host} chapter 02, d_model key steps", times))
+    assert table_rows(page, root) == expected_rows(pos, d_model)
+    key_step(page, root, "d_model", "End", f"{pos},64")  # the widest table
+    assert page.locator(f"{root} .posenc-pictures").bounding_box()["y"] == top
+    label = accessible(page, root)["pictures"][0][1]
+    assert label.startswith(f"PE[{pos}] for d_model = 64: "), label
+
+
+def drive_pair_circle(page, root, report, host):
+    """Step ``Δ`` both ways; the arrows' ends and the title follow."""
+    offset = int(shown(page, root))
+    assert accessible(page, root)["sliders"] == [["offset", "Δ"]]
+    times, sign = [], 1
+    for _ in range(20):
+        sign = -1 if offset + sign > 15 else 1 if offset + sign < 0 else sign
+        offset += sign
+        key = "ArrowRight" if sign > 0 else "ArrowLeft"
+        times.append(key_step(page, root, "offset", key, str(offset)))
+    report(summary(f"{host} chapter 03, Δ key steps", times))
+    ends = page.evaluate(
+        """(root) => [...document.querySelectorAll(`${root} .posenc-arrow`)]
+             .map(a => [+a.getAttribute('x2'), +a.getAttribute('y2')])""",
+        root,
+    )
+    table = sinusoidal_positions([offset, 5 + offset], 16)[:, 2:4]  # (2, 2)
+    expected = [[240 + 165 * s, 250 - 165 * c] for s, c in table]  # the SVG's circle
+    np.testing.assert_allclose(ends, expected, atol=165 * 5e-5 + 1e-6)
+    label = accessible(page, root)["pictures"][0][1]
+    assert label.startswith(f"pair 1 of d_model = 16: Δ = {offset} "), label
+
+
 def test_position_sliders_of_chapter_02(lab_server, page, tmp_path, latency_report):
     name = "02_sinusoidal_encoding.ipynb"
     _open_and_run(page, lab_server, name)
-    app = page.locator(".posenc-explorer").first
-    pos, d = app.locator(".posenc-pos"), app.locator(".posenc-d")
-    values = {"pos": readout(page, pos), "d": readout(page, d)}
-    text, image = ".posenc-explorer .posenc-table", ".posenc-explorer img.posenc-image"
-    key = "ArrowRight" if values["pos"] + 20 <= slider_max(pos) else "ArrowLeft"
-
-    def expect(action, **new):
-        values.update(new)
-        return step(page, action, (text, [_table_text(**_args(values))], image))
-
-    latencies = [
-        expect(press(pos, key), pos=values["pos"] + (1 if key == "ArrowRight" else -1))[
-            1
-        ]
-        for _ in range(20)
-    ]
-    latency_report(summary(f"JupyterLab {name}, pos key steps", latencies))
-    expect(type_into(d, 12), d=12)
-    expect(press(d, "ArrowRight"), d=14)
-    top = page.locator(image).bounding_box()["y"]
-    expect(type_into(d, 64), d=64)  # the widest table: the figure stays put
-    assert page.locator(image).bounding_box()["y"] == top
-    expect(type_into(d, 14), d=14)
-    with matplotlib.rc_context():  # the notebook's plot defaults, for this render
-        setup_notebook()
-        limits = {"max_pos": slider_max(pos), "max_d_model": slider_max(d)}
-        reference = PositionExplorer(values["pos"], 14, **limits).image.value
-    assert image_bytes(page, image) == bytes(reference)
+    root = widget_root(page, ".posenc-position")
+    drive_position_explorer(page, root, latency_report, "JupyterLab")
     assert error_outputs(page, allowed=_allowed_errors(name)) == []
-    page.screenshot(path=str(tmp_path / "02.png"), full_page=True)
-    page.locator(image).scroll_into_view_if_needed()
     for size in LAB_SIZES:  # the file browser stays open beside the notebook
         page.set_viewport_size(size)
-        assert_fits(page, ".posenc-explorer", within=PANEL, name=str(size))
+        assert_fits(page, root, within=PANEL, name=str(size))
+        assert_sliders_and_numbers_on_screen(page, root, within=PANEL, name=str(size))
         page.screenshot(path=str(tmp_path / f"02-{size['width']}.png"))
     print(f"screenshots: {tmp_path}")
-
-
-def _args(values):
-    return {"pos": values["pos"], "d_model": values["d"]}
-
-
-def _table_text(pos, d_model):
-    """The text the table shows for ``PE[pos]`` (HTML tags dropped)."""
-    return re.sub(r"<[^>]+>", "", pair_table(pos, d_model)).replace("&#8942;", "\u22ee")
 
 
 def test_offset_slider_of_chapter_03(lab_server, page, tmp_path, latency_report):
     name = "03_why_sines.ipynb"
     _open_and_run(page, lab_server, name)
-    widget = page.locator(".posenc-pair-circle").first
-    slider = widget.locator(".posenc-offset")
-    value, top = readout(page, slider), slider_max(slider)
-    image = ".posenc-pair-circle img.posenc-image"
-    page.locator(image).wait_for()
-    latencies, sign = [], 1
-    for _ in range(20):
-        sign = -1 if value + sign > top else 1 if value + sign < 0 else sign
-        value += sign
-        key = "ArrowRight" if sign > 0 else "ArrowLeft"
-        watch = (".posenc-pair-circle .widget-readout", [str(value)], image)
-        latencies.append(step(page, press(slider, key), watch)[1])
-        assert readout(page, slider) == value
-    latency_report(summary(f"JupyterLab {name}, offset Δ key steps", latencies))
-    with matplotlib.rc_context():  # the notebook's plot defaults, for this render
-        setup_notebook()
-        reference = PairCircleExplorer(value, max_offset=top).image.value
-    assert image_bytes(page, image) == bytes(reference)
+    root = widget_root(page, ".posenc-pair-circle")
+    drive_pair_circle(page, root, latency_report, "JupyterLab")
     assert error_outputs(page, allowed=_allowed_errors(name)) == []
-    page.screenshot(path=str(tmp_path / "03.png"), full_page=True)
+    page.locator(root).scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "03.png"))

@@ -3,7 +3,8 @@
 Every page is opened from the file system (as a learner opens ``site/index.html``)
 and a few from a static web server on 127.0.0.1, with every request outside this
 machine blocked and counted: no page may need one. The static sliders are moved
-with the keyboard and what they show is compared with posenc_lib.
+with the keyboard (the same steps as in JupyterLab) and what they show is
+compared with posenc_lib.
 """
 
 import functools
@@ -20,10 +21,11 @@ from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
+from pages import SIZES, assert_fits, assert_sliders_and_numbers_on_screen, widget_root
+from test_explorer_lab import drive_explorer
+from test_notebook_sliders import drive_pair_circle, drive_position_explorer
 
 import posenc_lib
-from posenc_lib import frequencies, pos_encoding
-from posenc_lib.formatting import format_number
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location(
@@ -158,7 +160,7 @@ _PAGE_STATE_JS = """
   mathErrors: document.querySelectorAll('.mjx-merror, .MathJax_Error').length,
   links: [...document.querySelectorAll('a[href]')].map(a => a.href),
   sliders: [...document.querySelectorAll('input[type=range]')]
-      .map(i => i.getAttribute('aria-label')),
+      .map(i => i.labels.length ? i.labels[0].textContent : null),
   ready: document.querySelectorAll('.posenc-static').length ===
       document.querySelectorAll('.posenc-static.posenc-ready').length,
 })
@@ -174,7 +176,7 @@ def _check_page(page, url, source_has_math):
     assert state["mathErrors"] == 0, url
     assert (state["typeset"] > 0) == source_has_math, url
     assert state["ready"], url
-    assert all(state["sliders"]), f"a slider without aria-label on {url}"
+    assert all(state["sliders"]), f"a slider without a label on {url}"
     return state["links"]
 
 
@@ -220,145 +222,39 @@ def test_pages_from_a_static_web_server_offline(site, http_site, page):
     assert seen["outside"] == [] and seen["errors"] == [] and seen["failed"] == []
 
 
-def _slider(page, root, name):
-    return page.locator(f'{root} input[type=range][data-name="{name}"]')
-
-
-def _press(slider, key, times=1):
-    slider.focus()
-    for _ in range(times):
-        slider.press(key)
-
-
-def _table_rows(page):
-    """The lecture explorer's pair table as ``[[pair, frequency, sin, cos], ...]``."""
-    return page.evaluate(
-        """() => [...document.querySelectorAll('.posenc-lecture-numbers tr')]
-             .slice(1).map(r => [...r.cells].map(c => c.textContent))"""
-    )
-
-
-def _expected_rows(pos, d_model):
-    encoding = pos_encoding(pos, d_model)  # (d_model,)
-    omega = frequencies(d_model)  # (d_model // 2,)
-    n_pairs = d_model // 2
-    pairs = list(range(n_pairs))
-    if n_pairs > 8:  # the explorer lists the first six and the last two pairs
-        pairs = [*range(6), None, n_pairs - 2, n_pairs - 1]
-    return [
-        ["\u22ee", ""]
-        if i is None
-        else [
-            str(i),
-            f"{omega[i]:.4g}",
-            format_number(encoding[2 * i]),
-            format_number(encoding[2 * i + 1]),
-        ]
-        for i in pairs
-    ]
-
-
-def _explorer_state(page, root):
-    return {
-        n: int(_slider(page, root, n).input_value()) for n in ("pos", "d", "k", "pair")
-    }
+def _open_widget(page, site, name, selector):
+    page.goto((site[0] / name).as_uri())
+    page.locator(".posenc-static.posenc-ready").first.wait_for()
+    return widget_root(page, selector)
 
 
 @pytest.mark.browser
-def test_static_explorer_follows_the_keyboard(site, page, tmp_path):
+def test_static_explorer_follows_the_keyboard(site, page, tmp_path, latency_report):
     seen = _watch(page)
-    page.goto((site[0] / "explorer.html").as_uri())
-    root = ".posenc-lecture"
-    page.locator(f"{root}.posenc-ready").wait_for()
-    page.screenshot(path=str(tmp_path / "explorer-start.png"), full_page=True)
-    moves = [("pos", "ArrowRight")] * 12 + [("d", "ArrowRight")] * 6
-    moves += [("k", "ArrowLeft")] + [("d", "ArrowLeft")] * 3 + [("pos", "End")]
-    moves += [("d", "End"), ("pair", "End"), ("k", "ArrowRight"), ("pos", "Home")]
-    moves += [("d", "Home")]
-    checked = []
-    for name, key in moves:
-        before = _explorer_state(page, root)
-        _press(_slider(page, root, name), key)
-        state = _explorer_state(page, root)
-        assert state != before, f"{key} on {name} changed nothing"
-        pos, d_model, k = state["pos"], state["d"], state["k"]
-        assert _table_rows(page) == _expected_rows(pos, d_model), state
-        assert page.inner_text(f"{root} h3") == f"PE[{pos}], d = {d_model}"
-        dot = pos_encoding(pos, d_model) @ pos_encoding(pos + k, d_model)
-        line = f"PE[{pos}] · PE[{pos + k}] = {format_number(dot)}"
-        assert line in page.inner_text(".posenc-lecture-dot"), state
-        assert page.locator(f"{root} .posenc-bar").count() == d_model
-        assert state["pair"] <= d_model // 2 - 1
-        checked.append(state)
-    assert len({tuple(s.values()) for s in checked}) >= 20
-    assert {s["d"] for s in checked} >= {2, 10, 12, 14, 64}
-    assert checked[-1]["pair"] == 0, "pair follows d down"
-    page.screenshot(path=str(tmp_path / "explorer-moved.png"), full_page=True)
-    print(f"screenshots: {tmp_path}/explorer-start.png, explorer-moved.png")
+    root = _open_widget(page, site, "explorer.html", ".posenc-lecture")
+    drive_explorer(page, root, latency_report, "site")
+    for size in SIZES:
+        page.set_viewport_size(size)
+        assert_fits(page, root, name=f"site {size}")
+        assert_sliders_and_numbers_on_screen(page, root, name=f"site {size}")
+        page.screenshot(path=str(tmp_path / f"site-explorer-{size['width']}.png"))
+    print(f"screenshots: {tmp_path}")
     assert seen["outside"] == [] and seen["errors"] == []
 
 
 @pytest.mark.browser
-def test_static_sliders_of_chapter_02_say_what_the_widget_says(site, page):
-    describe_position = find_in_posenc_lib("describe_position")
-    page.goto((site[0] / "02_sinusoidal_encoding.html").as_uri())
-    root = ".posenc-static-position"
-    page.locator(f"{root}.posenc-ready").wait_for()
-    pos, d = _slider(page, root, "pos"), _slider(page, root, "d")
-    moves = [(pos, "ArrowRight")] * 5 + [(d, "ArrowRight")] * 3 + [(pos, "End")]
-    moves += [(d, "End"), (pos, "PageDown"), (d, "Home")]
-    for slider, key in moves:
-        _press(slider, key)
-        values = int(pos.input_value()), int(d.input_value())
-        assert page.inner_text(f"{root} .posenc-text") == describe_position(*values)
-        assert page.inner_text(f"{root} output >> nth=0") == str(values[0])
-        assert page.locator(f"{root} .posenc-bar").count() == values[1]
-        heights = page.evaluate(
-            f"""() => [...document.querySelectorAll('{root} .posenc-bar')]
-                 .map(b => +b.getAttribute('height'))"""
-        )
-        assert len(heights) == values[1]
+def test_static_sliders_of_chapter_02(site, page, latency_report):
+    seen = _watch(page)
+    root = _open_widget(page, site, "02_sinusoidal_encoding.html", ".posenc-position")
+    drive_position_explorer(page, root, latency_report, "site")
+    text = page.inner_text("main")
+    assert "need a running kernel" not in text and "needs a running" not in text
+    assert seen["outside"] == [] and seen["errors"] == []
 
 
 @pytest.mark.browser
-def test_static_pair_circle_of_chapter_03(site, page):
-    page.goto((site[0] / "03_why_sines.html").as_uri())
-    root = ".posenc-static-pair-circle"
-    page.locator(f"{root}.posenc-ready").wait_for()
-    offset = _slider(page, root, "offset")
-    assert offset.get_attribute("aria-label") == "offset k"
-    frequency = frequencies(16)[1]
-    for _ in range(3):
-        _press(offset, "ArrowRight")
-        k = int(offset.input_value())
-        title = page.locator(f"{root} svg").get_attribute("aria-label")
-        assert title == (
-            f"pair 1 of d_model = 16: +{k} positions "
-            f"turns by {k} × {frequency:.3f} = {k * frequency:.3f} rad"
-        )
-        assert page.locator(f"{root} .posenc-arrow").count() == 2
-
-
-@pytest.mark.browser
-def test_page_formats_numbers_as_python_does_for_every_slider_setting(site, page):
-    """The angles ``pos * frequency`` (``.4g``) and ``k * omega`` (``.3g``) the
-    pages print in JavaScript, against Python, over the sliders' whole range."""
-    page.goto((site[0] / "explorer.html").as_uri())
-    page.locator(".posenc-ready").first.wait_for()
-    values, digits = [], []
-    for d_model in range(2, 65, 2):
-        omega = frequencies(d_model)
-        values += [pos * f for pos in range(51) for f in omega] + list(omega)
-        digits += [4] * (51 * len(omega) + len(omega))
-        values += [k * f for k in range(21) for f in omega]
-        digits += [3] * (21 * len(omega))
-    shown = page.evaluate(
-        "([v, d]) => v.map((x, i) => window.posencFormat.pyG(x, d[i]))",
-        [values, digits],
-    )
-    expected = [format(float(x), f".{n}g") for x, n in zip(values, digits, strict=True)]
-    mismatches = [
-        (x, s, e) for x, s, e in zip(values, shown, expected, strict=True) if s != e
-    ]
-    assert mismatches == []
-    assert len(values) == 528 * (51 + 1 + 21)  # every pair of every d
+def test_static_pair_circle_of_chapter_03(site, page, latency_report):
+    seen = _watch(page)
+    root = _open_widget(page, site, "03_why_sines.html", ".posenc-pair-circle")
+    drive_pair_circle(page, root, latency_report, "site")
+    assert seen["outside"] == [] and seen["errors"] == []
