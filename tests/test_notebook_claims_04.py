@@ -99,7 +99,9 @@ def test_integer_division_makes_positions_710_apart_collide(tables):
     wrong = MISTAKES["integer-division"]
     np.testing.assert_allclose(wrong(3, 8), np.tile([np.sin(3), np.cos(3)], 4))
     distance, i, j = min_row_distance(tables["integer-division"])
-    assert (round(distance, 5), i, j) == (0.00017, 15, 725)
+    # every two rows 710 apart are equally close (up to the last bits, which pick
+    # the pair the search reports): the claim is the offset, not the pair
+    assert (round(distance, 5), j - i) == (0.00017, 710)
     assert round(min_distance(N_ROWS, D_MODEL)[0], 3) == 1.015
 
 
@@ -120,7 +122,10 @@ def test_integer_power_truncates_and_the_error_grows():
 def test_integer_power_collapses_20_pairs_at_width_512(tables):
     pe1 = MISTAKES["integer-power"](1, 512)
     measured = np.arctan2(pe1[0::2], pe1[1::2])
-    assert (len(np.unique(measured)), len(np.unique(frequencies(512)))) == (190, 256)
+    # a truncated divisor n gives the angle 1/n to a few ulps, and two divisors
+    # 1/n - 1/(n+1) > 1e-8 apart (n < 10000): 12 decimals merge the equal ones only
+    distinct = len(np.unique(measured.round(12)))
+    assert (distinct, len(np.unique(frequencies(512).round(12)))) == (190, 256)
     assert np.allclose(measured[:20], 1.0) and not np.isclose(measured[20], 1.0)
     assert shift_map_error(tables["integer-power"], 3) < 1e-9
 

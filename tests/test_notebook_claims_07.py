@@ -220,8 +220,12 @@ def test_float32_errors_in_rows_0_to_999():
     ours = np.abs(
         sinusoidal_positions(range(1000), 512, dtype=np.float32) - exact
     ).max()
-    assert float(f"{recipe:.2g}") == 9.3e-05
-    assert float(f"{ours:.2g}") == 3e-08
+    # the recipe's bounds are argued in test_conventions.py (float32 angles: at
+    # least half a float32 step past 512, at most 4 eps32 (p + 1)); where in them
+    # it lands depends on the CPU's float32 exp and sine (9.3e-5 and 5.6e-5 here)
+    assert 3e-5 < recipe < 5e-4
+    # float32 rounding of a value in [0.5, 1): at most 2**-25 = 2.98e-8
+    assert 2.9e-8 < ours <= 2**-25 + 1e-15
 
 
 def test_float32_recipe_error_grows_with_the_position():
