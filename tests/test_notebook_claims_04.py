@@ -166,10 +166,6 @@ def test_checker_names_each_mistake(name):
     assert (result.passed, result.mistake) == (False, name)
 
 
-def test_checker_passes_the_library():
-    assert check_pos_encoding(pos_encoding).passed and check_lookup(lookup).passed
-
-
 # -- the lesson's bullets, predictions, both readings, the integer power -----------
 
 LESSON_BULLETS = [
@@ -230,17 +226,6 @@ def test_every_heatmap_is_described_with_its_difference_panel():
         assert "wrong − right" in around, cell.id
 
 
-def test_integer_division_exponent_is_zero_for_every_pair():
-    assert [(2 * pair) // D_MODEL for pair in range(D_MODEL // 2)] == [0] * 8
-
-
-def test_truncating_the_result_versus_the_exponent():
-    x = 2 * np.arange(3) / 6
-    assert np.round(10000**x, 4).tolist() == [1.0, 21.5443, 464.1589]
-    assert [int(10000**e) for e in x] == [1, 21, 464]
-    assert (10000 ** x.astype(int)).tolist() == [1, 1, 1]
-
-
 def test_an_integer_power_of_the_exponent_is_integer_division():
     def ipow_encoding(pos, d):
         pair = np.arange(d) // 2
@@ -259,7 +244,6 @@ def test_integer_power_difference_is_in_pair_1_at_width_16(tables, right):
     assert (
         per_column.round(2).tolist() == [0, 0, 0.65, 0.57, 0, 0, 0.01, 0.02] + [0] * 8
     )
-    assert (round(10000 ** (2 / 16), 4), int(10000 ** (2 / 16))) == (3.1623, 3)
 
 
 def test_swapped_difference_is_up_to_root_two(tables, right):
@@ -291,8 +275,6 @@ def test_the_unknown_mistake_prediction():
         return np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle))
 
     message = check_pos_encoding(base_1000).message
-    assert round(3 / 1000 ** (2 / 4), 4) == 0.0949
-    assert round(3 / 1000 ** (2 / 4), 2) == 0.09 and round(1000**0.5, 2) == 31.62
     assert "  Expected angle: 3 / 10000 ** (2 * 1 / 4) = 0.0300 rad" in message
     assert "  Your angle:     0.0949 rad" in message
 
