@@ -466,8 +466,10 @@ def identify_encoding(table, *, positions=None):
     fit of those gives the base), the same base rounded, and 10000, starting at
     ``positions[0]`` or wherever the rows' angles say they start; then the
     lesson's mistakes. The one that rebuilds the table best is reported if its
-    largest difference is within 1e-3 (4e-3 for float16); among equally close
-    ones base 10000 is preferred, then a mistake, then a round base.
+    largest difference is within 1e-3 (4e-3 for float16); among ones equally
+    close, or closer to each other than the table's own rounding (its dtype's
+    eps times the largest position: the last bits are the CPU's), base 10000 is
+    preferred, then a mistake, then a round base.
 
     Parameters
     ----------
