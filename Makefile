@@ -49,12 +49,14 @@ test-oldest: .venv-oldest/.installed
 # PNGs) with numpy's SIMD dispatch lowered to the baseline of its build: every
 # feature numpy.show_runtime() finds above it is disabled, so sin, cos, exp, ...
 # take the code paths of a CPU without them (their last bits differ). Leaves out
-# what is not numerical and slow: the browser tests and the tests that start
-# processes (grading, the CLI's signals, the wheel, the environments, the site).
+# what is not numerical and slow: the browser tests, the tests that start
+# processes (grading, the CLI's signals, the wheel, the environments, the site),
+# and the figures' geometry and widgets (what they draw is the library's numbers,
+# tested here, and their pictures are compared here by nbval).
 BASELINE_SKIP := tests/browser tests/test_exercise_grading.py \
 	tests/test_adversarial_cli.py tests/test_wheel.py tests/test_packaging.py \
 	tests/test_environment.py tests/test_binder_start.py tests/test_run_notebooks.py \
-	tests/test_build_site.py
+	tests/test_build_site.py tests/test_lecture.py $(wildcard tests/test_figures_*.py)
 test-baseline-simd: $(STAMP)
 	@features="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python scripts/simd_features.py)"; \
 	echo "NPY_DISABLE_CPU_FEATURES=\"$$features\""; \
