@@ -17,7 +17,7 @@ VOILA_PORT ?= 8866
 PYTEST := -m pytest posenc_lib tests notebooks --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
 
-.PHONY: lab test test-oldest test-latest lock notebooks explorer site slides bench \
+.PHONY: lab test test-oldest test-baseline-simd test-latest lock notebooks explorer site slides bench \
 	bench-grading lint format solutions browser-deps clean
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
@@ -44,6 +44,25 @@ test-oldest: .venv-oldest/.installed
 .venv-oldest/.installed: requirements/oldest.txt $(SETUP_INPUTS)
 	$(OLDEST_PYTHON) $(SETUP) .venv-oldest oldest
 	touch $@
+
+# The numerical tests, the doctests and every notebook under nbval (text and
+# PNGs) with numpy's SIMD dispatch lowered to the baseline of its build: every
+# feature numpy.show_runtime() finds above it is disabled, so sin, cos, exp, ...
+# take the code paths of a CPU without them (their last bits differ). Leaves out
+# what is not numerical and slow: the browser tests, the tests that start
+# processes (grading, the CLI's signals, the wheel, the environments, the site),
+# and the figures' geometry and widgets (what they draw is the library's numbers,
+# tested here, and their pictures are compared here by nbval).
+BASELINE_SKIP := tests/browser tests/test_exercise_grading.py \
+	tests/test_adversarial_cli.py tests/test_wheel.py tests/test_packaging.py \
+	tests/test_environment.py tests/test_binder_start.py tests/test_run_notebooks.py \
+	tests/test_build_site.py tests/test_lecture.py $(wildcard tests/test_figures_*.py)
+test-baseline-simd: $(STAMP)
+	@features="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python scripts/simd_features.py)"; \
+	echo "NPY_DISABLE_CPU_FEATURES=\"$$features\""; \
+	POSENC_BASELINE_SIMD=1 NPY_DISABLE_CPU_FEATURES="$$features" \
+		$(BIN)/python $(PYTEST) -m "not browser" \
+		$(addprefix --ignore=,$(BASELINE_SKIP)) $(PYTEST_ARGS)
 
 # The suite (browser tests aside) with the newest release of everything, no lock,
 # in .venv-latest (upgraded on every run): what `make lock UPGRADE=1` would bring.

@@ -364,6 +364,21 @@ def _preference(candidate):
     return 2 if candidate.base == _round(candidate.base) else 3
 
 
+def _noise_floor(dtype, positions, tolerance):
+    """Differences below this are rounding noise: candidates within it tie.
+
+    A table computed in ``dtype`` has each angle ``p * w`` (``w <= 1``) off by up
+    to ``(p + 1) * eps`` of that dtype, and its sine and cosine by as much; how
+    the last bits fall depends on the CPU's SIMD kernels, so two candidates
+    within that bound of each other cannot be told apart. Kept below a quarter
+    of ``tolerance``, far from every lesson mistake.
+    """
+    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
+    bound = (float(np.max(positions)) + 1) * eps
+    floor = max(_FLOOR.get(dtype, _DEFAULT_FLOOR), bound)
+    return min(floor, tolerance / 4)
+
+
 def _choose(candidates, tolerance, floor):
     """The candidate to report, and whether it matches within ``tolerance``."""
     candidates = sorted(candidates, key=lambda c: c.distance)
@@ -448,8 +463,10 @@ def identify_encoding(table, *, positions=None):
     fit of those gives the base), the same base rounded, and 10000, starting at
     ``positions[0]`` or wherever the rows' angles say they start; then the
     lesson's mistakes. The one that rebuilds the table best is reported if its
-    largest difference is within 1e-3 (4e-3 for float16); among equally close
-    ones base 10000 is preferred, then a mistake, then a round base.
+    largest difference is within 1e-3 (4e-3 for float16); among ones equally
+    close, or closer to each other than the table's own rounding (its dtype's
+    eps times the largest position: the last bits are the CPU's), base 10000 is
+    preferred, then a mistake, then a round base.
 
     Parameters
     ----------
@@ -498,7 +515,7 @@ def identify_encoding(table, *, positions=None):
             "(rows of table)."
         )
     tolerance = _TOLERANCE.get(dtype, _DEFAULT_TOLERANCE)
-    floor = _FLOOR.get(dtype, _DEFAULT_FLOOR)
+    floor = _noise_floor(dtype, positions, tolerance)
     candidates = [
         *_convention_candidates(table, positions),
         *_mistake_candidates(table, positions),

@@ -20,6 +20,9 @@ setup_notebook``, which every notebook calls):
 - widget ``model_id``\\ s derived from the cell id and output index;
 - memory addresses (``0x7f...``) and timings (``12.3 ms``, ``1,000 loops``)
   replaced by placeholders;
+- the folder of this checkout (``/home/me/course/posenc_lib/...`` in a
+  traceback) replaced by ``[repo]``, so a clone at another path stores the same
+  bytes;
 - neighbouring stream outputs joined (the kernel splits them by timing);
 - execution counts 1, 2, 3, ... over the executed code cells;
 - every cell has an id (a missing one is derived from the cell's index).
@@ -53,6 +56,9 @@ ADDRESS_PLACEHOLDER = "0x..."
 TIMING = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:ns|µs|μs|us|ms|s|sec|seconds)\b")
 TIMING_PLACEHOLDER = "[time]"
 LOOPS = re.compile(r"\d+(?:,\d{3})*(?= loops? each)")
+# this checkout's folder, as resolved and as named (a symlinked clone differs)
+CHECKOUT = sorted({str(ROOT), os.path.abspath(Path(__file__).parent.parent)}, key=len)
+CHECKOUT_PLACEHOLDER = "[repo]"
 
 
 def find_notebooks(paths):
@@ -88,7 +94,9 @@ def _stable_id(*parts):
 
 
 def _scrub(text):
-    """Text with memory addresses and timings replaced by placeholders."""
+    """Text with memory addresses, timings and local folders as placeholders."""
+    for folder in reversed(CHECKOUT):  # the longer first
+        text = text.replace(folder, CHECKOUT_PLACEHOLDER)
     text = ADDRESS.sub(ADDRESS_PLACEHOLDER, text)
     text = LOOPS.sub("N", text)
     return TIMING.sub(TIMING_PLACEHOLDER, text)

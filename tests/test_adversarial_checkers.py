@@ -27,6 +27,20 @@ CHECKERS = {
     "sinusoidal_positions": (check_sinusoidal_positions, sinusoidal_positions),
 }
 LIMIT = 0.3  # seconds: short, so that the hangs below end quickly
+HANG = 120  # seconds: a check still running then hangs (only a hang is that slow)
+
+
+def _returns_within(seconds, call, *args, **kwargs):
+    """``call(*args, **kwargs)``, failing the test if it has not returned after
+    ``seconds`` (it is then left running in a daemon thread)."""
+    returned = []
+    thread = threading.Thread(
+        target=lambda: returned.append(call(*args, **kwargs)), daemon=True
+    )
+    thread.start()
+    thread.join(seconds)
+    assert returned, f"{call.__name__} still running after {seconds} s: a hang"
+    return returned[0]
 
 
 def _endless(*args):
@@ -142,21 +156,16 @@ BAD_FUNCTIONS = {
 def test_nothing_escapes_and_nothing_hangs(checker, bad):
     check, _ = CHECKERS[checker]
     fn, headline, detail = BAD_FUNCTIONS[bad]
-    began = time.perf_counter()
-    result = check(fn, time_limit=LIMIT)
-    elapsed = time.perf_counter() - began
+    result = _returns_within(HANG, check, fn, time_limit=LIMIT)
     assert (result.passed, result.mistake) == (False, None)
     assert headline in result.message.splitlines()[0]
     assert detail in result.message
-    assert elapsed < LIMIT + 2.0
 
 
 @pytest.mark.parametrize("checker", CHECKERS, ids=str)
-def test_a_normal_check_is_fast_under_the_time_limit(checker):
+def test_a_normal_check_passes_under_the_default_time_limit(checker):
     check, right = CHECKERS[checker]
-    began = time.perf_counter()
     assert check(right).passed
-    assert time.perf_counter() - began < 1.0
 
 
 def test_the_time_limit_is_the_documented_default_and_configurable():

@@ -89,7 +89,9 @@ def test_similarity_figure_geometry():
     image = left.images[0]
     assert image.get_extent() == [-0.5, 9.5, 9.5, -0.5]
     assert _top_row_first(image)
-    assert image.get_clim() == (-4.0, 4.0)  # symmetric, scaled to d_model / 2
+    # symmetric, scaled to d_model / 2: the diagonal is a sum of 8 squares, each
+    # rounded, so it is 4 to within 8 ulps
+    np.testing.assert_allclose(image.get_clim(), (-4.0, 4.0), rtol=8 * 2**-52)
     assert (left.get_xlabel(), left.get_ylabel()) == ("position q", "position p")
     assert right.get_xlabel() == "offset Δ = |p − q|"
     np.testing.assert_array_equal(right.lines[0].get_xdata(), np.arange(10))

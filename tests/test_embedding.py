@@ -1,5 +1,6 @@
 """lookup, one_hot and encode: the row fetch, its one-hot product, the model input."""
 
+import math
 import re
 
 import numpy as np
@@ -8,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from posenc_lib import encode, lookup, one_hot, sinusoidal_positions
+from posenc_lib import encode, lookup, one_hot
 
 TABLE = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 0.25, 8.0]])
 
@@ -94,9 +95,19 @@ def test_encode_lesson_worked_trace():
 def test_encode_is_lookup_plus_positions_and_leaves_the_table(table_and_ids):
     table, ids = table_and_ids
     before = table.copy()
-    result = encode(table, ids)
-    positions = sinusoidal_positions(range(len(ids)), table.shape[1])
-    np.testing.assert_array_equal(result, lookup(table, ids) + positions)
+    result = encode(table, ids)  # (len(ids), d)
+    d = table.shape[1]
+    formula = [  # the lesson's formula, one math.sin / math.cos at a time
+        [
+            (math.sin, math.cos)[k % 2](pos / 10000 ** (2 * (k // 2) / d))
+            for k in range(d)
+        ]
+        for pos in range(len(ids))
+    ]
+    expected = table[ids] + np.array(formula)  # (len(ids), d)
+    # the sine is within a few ulps of 1, and the sum rounds once
+    eps = np.finfo(float).eps
+    assert np.all(np.abs(result - expected) <= 4 * eps * (np.abs(expected) + 1))
     np.testing.assert_array_equal(table, before)
 
 

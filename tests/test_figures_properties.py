@@ -107,12 +107,28 @@ def test_compare_tables_shows_right_wrong_and_their_difference():
     fig = compare_tables(right, wrong, name="sine-only")
     np.testing.assert_allclose(fig.axes[0].images[0].get_array(), right)
     np.testing.assert_allclose(fig.axes[1].images[0].get_array(), wrong)
-    np.testing.assert_allclose(fig.axes[2].images[0].get_array(), wrong - right)
+    # entries that agree to rounding (1e-12) are drawn as 0
+    np.testing.assert_allclose(
+        fig.axes[2].images[0].get_array(), wrong - right, rtol=0, atol=1e-12
+    )
     assert fig.axes[1].get_title() == "mistake: sine-only"
     largest = np.abs(wrong - right).max()
     assert fig.axes[2].images[0].get_clim() == pytest.approx((-largest, largest))
     for ax in fig.axes[:3]:
         assert ax.images[0].get_extent() == [-0.5, 7.5, 11.5, -0.5]
+
+
+def test_compare_tables_draws_entries_that_agree_to_rounding_as_zero():
+    """0 is on a colour boundary: a difference of +-1 ulp, whose sign is the
+    CPU's, would pick one of two colours."""
+    right = sinusoidal_positions(range(6), 4)
+    wrong = right * (1 + 4 * np.finfo(float).eps)  # a few ulps off everywhere
+    wrong[2, 1] += 0.5
+    difference = compare_tables(right, wrong, name="x").axes[2].images[0].get_array()
+    expected = np.zeros((6, 4))
+    expected[2, 1] = 0.5
+    np.testing.assert_allclose(difference, expected, rtol=1e-12, atol=0)
+    assert np.count_nonzero(difference) == 1
 
 
 def test_compare_tables_rejects_tables_of_different_shapes():

@@ -39,6 +39,10 @@ IGNORE = "# NBVAL_IGNORE_OUTPUT"
 NO_OUTPUT = re.compile(r"^# no output: \S", re.MULTILINE)
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 TIME_PLACEHOLDER = "[time]"  # what scripts/run_notebooks.py writes for a timing
+# An absolute path (/home/me/..., C:\\Users\\...) after ANSI colour codes are
+# removed: a URL's "//host/..." and a ratio's "1/2" are not one.
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+ABSOLUTE_PATH = re.compile(r"(?<![\w:/.~\]-])/(?:[\w.+-]+/)+[\w.+-]*|\b[A-Z]:\\\\?\w")
 LINK = re.compile(r"\]\(([^)\s#]+\.ipynb)(?:#[^)]*)?\)")
 
 
@@ -134,6 +138,17 @@ def test_no_memory_addresses_or_stderr(path):
                 assert output.get("name") != "stderr", (
                     f"{_name(path)} cell {index} wrote to stderr: {_texts(output)}"
                 )
+
+
+@notebook
+def test_no_absolute_paths(path):
+    """No stored output names a folder of the machine it ran on (a traceback
+    through the library reads ``[repo]/posenc_lib/...``, run_notebooks.py)."""
+    for index, cell in _code_cells(_load(path)):
+        for output in cell["outputs"]:
+            for text in _texts(output):
+                found = ABSOLUTE_PATH.findall(ANSI.sub("", text))
+                assert not found, f"{_name(path)} cell {index}: {found}"
 
 
 NUMPY2_SCALAR = re.compile(r"\bnp\.(float|int|uint|complex)\d+\(|\bnp\.(True|False)_")

@@ -1,5 +1,8 @@
 """scripts/run_notebooks.py: normalisation, and two runs giving the same bytes."""
 
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -28,8 +31,12 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
             "pair 0 (frequency 1): sin 1 = 0.8415",
         ),
         ("shape (3, 4), 204.8 MB, d2s", "shape (3, 4), 204.8 MB, d2s"),
+        (
+            f"File {run_notebooks.ROOT}/posenc_lib/attention.py:409, in f()",
+            "File [repo]/posenc_lib/attention.py:409, in f()",
+        ),
     ],
-    ids=["address", "ms", "units", "timeit", "untouched", "no-false-hits"],
+    ids=["address", "ms", "units", "timeit", "untouched", "no-false-hits", "checkout"],
 )
 def test_scrub(text, expected):
     assert run_notebooks._scrub(text) == expected
@@ -120,3 +127,44 @@ def test_a_bad_jobs_value_is_a_clear_error(capsys):
     with pytest.raises(SystemExit):
         run_notebooks.main(["--jobs", "0"])
     assert "--jobs == 0, must be an integer >= 1" in capsys.readouterr().err
+
+
+def _clone(folder):
+    """The parts of this checkout that run_notebooks.py needs, copied to ``folder``."""
+    root = run_notebooks.ROOT
+    for part in ("scripts", "posenc_lib"):
+        shutil.copytree(
+            root / part, folder / part, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    (folder / "notebooks").mkdir()
+    return folder
+
+
+def _run_script(clone, *args):
+    """run_notebooks.py of ``clone``, importing (also in its kernel) its posenc_lib."""
+    env = {**os.environ, "PYTHONPATH": str(clone)}
+    script = clone / "scripts" / "run_notebooks.py"
+    return subprocess.run(
+        [sys.executable, str(script), "--jobs", "1", *args],
+        cwd=clone, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
+def test_a_clone_at_another_path_is_up_to_date(tmp_path):
+    """A traceback through the library names no folder of the machine it ran on."""
+    first = _clone(tmp_path / "first")
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("from posenc_lib import pos_encoding")]
+    )
+    nb.cells.append(nbformat.v4.new_code_cell("pos_encoding(0, 3)"))
+    nb.cells[-1].metadata["tags"] = ["raises-exception"]
+    nbformat.write(nb, first / "notebooks" / "t.ipynb")
+    assert _run_script(first, "notebooks/t.ipynb").returncode == 0
+    stored = (first / "notebooks" / "t.ipynb").read_text(encoding="utf-8")
+    assert "[repo]/posenc_lib/" in stored and str(tmp_path) not in stored
+
+    second = tmp_path / "elsewhere" / "second"
+    shutil.copytree(first, second)
+    result = _run_script(second, "--check", "notebooks/t.ipynb")
+    assert result.returncode == 0, result.stderr
+    assert "notebooks/t.ipynb  up to date" in result.stdout
