@@ -187,11 +187,13 @@ def min_distance(n_positions, d_model):
     (44, 0.0177)
     """
     n_positions = check_integer(n_positions, "n_positions", min_value=2)
-    size = (n_positions - 1, check_d_model(d_model) // 2)
+    d_model = check_d_model(d_model)
+    size = (n_positions - 1, d_model // 2)
     check_array_size(size, "n_positions and d_model", what="angles")
     offsets = np.arange(1, n_positions)  # (n_positions - 1,)
-    half, _ = exact_sin_cos(offsets, size[1] * 2, half=True)  # sin(Δ w_i / 2)
-    distance = 2 * np.sqrt((half**2).sum(axis=1))  # (n_positions - 1,)
+    # sin(Δ w_i / 2) of the exact angle, as the encoding itself is computed
+    sin_half, _ = exact_sin_cos(offsets, d_model, half=True)  # (n_pos - 1, d // 2)
+    distance = 2 * np.sqrt((sin_half**2).sum(axis=1))  # (n_positions - 1,)
     best = int(np.argmin(distance))
     return float(distance[best]), int(offsets[best])
 
