@@ -14,7 +14,10 @@ How the limit is enforced
     fires again every 0.05 s, and from the second time on every line of the
     learner's code raises it (a trace function), so neither can a bare
     ``except`` in a loop (nested ones in several loops can still hold out: the
-    command line then exits with a message 2 s later). It costs about 0.15 ms
+    command line then exits with a message 2 s later; and since the learner's
+    code can also turn the alarm off, ``posenc run --solution`` runs it in a
+    child process that its parent kills when it goes silent, see
+    ``_child_run``). It costs about 0.15 ms
     a call (a check makes 5 to 20 calls and takes 10 to 40 ms in all). A loop
     inside one C call (numpy on a huge array) is only stopped when it returns.
     Elsewhere (Windows, a worker thread, or when a timer is already running,
@@ -35,6 +38,7 @@ __all__ = [
     "TimeLimitExceeded",
     "guarded_call",
     "last_resort",
+    "on_call",
     "why",
 ]
 
@@ -49,6 +53,10 @@ last_resort = None
 """Called (with the limit) if a call still runs 2 s past its limit, having
 swallowed every TimeLimitExceeded (nested bare ``except`` clauses): the command
 line sets it to print a message and exit; in a notebook it stays None."""
+
+on_call = None
+"""Called with no argument as each guarded call starts and as it ends: the child
+process of ``posenc run --solution`` sets it to tell its parent it is alive."""
 
 
 class TimeLimitExceeded(BaseException):  # noqa: N818 - reads as an event, like SystemExit
@@ -104,9 +112,15 @@ def guarded_call(fn, args=(), time_limit=None):
     'TimeLimitExceeded'
     """
     limit = TIME_LIMIT if time_limit is None else _check_limit(time_limit)
-    if _alarm_available():
-        return _call_with_alarm(fn, args, limit)
-    return _call_in_thread(fn, args, limit)
+    if on_call is not None:
+        on_call()
+    try:
+        if _alarm_available():
+            return _call_with_alarm(fn, args, limit)
+        return _call_in_thread(fn, args, limit)
+    finally:
+        if on_call is not None:
+            on_call()
 
 
 def _call_with_alarm(fn, args, limit):
