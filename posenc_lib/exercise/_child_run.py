@@ -1,74 +1,47 @@
 """``posenc run --solution`` in a child process the command line can kill (private).
 
-Nothing a solution does in its own process can be relied on to stop it: it may
-turn off the alarm (``signal.setitimer(signal.ITIMER_REAL, 0)``), ignore
-``SIGALRM``, swallow a Ctrl-C, leave a thread running or end the process with
-``os._exit(0)`` half-way. So the script runs in a child process (in its own
-session, so a Ctrl-C at the keyboard reaches only the parent), and the parent
-decides:
+A solution may turn off the alarm, ignore ``SIGALRM``, swallow a Ctrl-C, leave
+a thread running or end the process with ``os._exit(0)`` half-way; so the
+script runs in a child process, in its own session (a Ctrl-C at the keyboard
+reaches only the parent), watched as :mod:`._watchdog` describes:
 
-Heartbeats
-    The child writes a byte to a control pipe as each call of the learner's
-    functions starts and ends and after each printed line, at most every
-    :data:`BEAT` seconds (a clock read per line otherwise: the cost per query
-    stays where it was). The parent waits on that pipe; silence for the time
-    limit plus :data:`GRACE` means the learner's code holds out against the
-    child's own time limit, and the whole process group is killed.
-The verdict
-    At the end the child writes ``=STATUS`` and ends with ``os._exit``, so a
-    thread it leaves behind cannot keep it alive. No verdict means the process
-    ended early (``os._exit``, a crash, a signal): output is missing, and the
-    parent says so and exits 2, whatever the child's exit status was.
-A real Ctrl-C
-    The parent gets it, kills the child's group and exits 130.
+* the child beats after each printed line and around each call of the
+  learner's functions; silence for the time limit plus :data:`GRACE` gets the
+  whole process group killed and reported (exit 2);
+* its verdict is its exit status, sent just before it ends with ``os._exit``
+  (so a thread left behind cannot keep it alive); no verdict means the
+  process ended early: output is missing, exit 2, whatever the child's own
+  exit status was;
+* a real Ctrl-C reaches the parent, which kills the child and exits 130.
 
-The script itself is read and checked by the parent and handed over on the
-child's standard input; the child prints to the parent's standard output
-directly (no copy in between).
+The script is read and checked by the parent and handed over on the child's
+standard input; the child prints to the parent's standard output directly (no
+copy in between), so the cost per query stays where it was.
 """
 
 import os
-import select
 import signal
 import subprocess
 import sys
-import time
 from argparse import Namespace
 
-__all__ = ["BEAT", "GRACE", "run_in_child"]
+from ._watchdog import Heartbeat, watch
 
-BEAT = 0.2  # seconds: the child beats at most this often
+__all__ = ["GRACE", "run_in_child"]
+
 GRACE = 4.0  # seconds past the time limit: the child's own guard gives up at 2 s
 _EXIT_ERROR = 2
-_VERDICT = b"="
 
 
-class _Heartbeat:
-    """Writes a byte to the control pipe, at most every :data:`BEAT` seconds."""
-
-    def __init__(self, fd):
-        self.fd, self.last = fd, 0.0
-
-    def __call__(self):
-        now = time.monotonic()
-        if now - self.last >= BEAT:
-            self.last = now
-            self._write(b".")
-
-    def _write(self, data):
-        try:
-            os.write(self.fd, data)
-        except OSError:  # the parent is gone: nobody is waiting for the answer
-            os._exit(_EXIT_ERROR)
-
+class _Beat(Heartbeat):
     def finish(self, status):
-        """Flush the streams, send the verdict and end the process at once."""
+        """Flush the streams, send the exit status and end the process at once."""
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        self._write(_VERDICT + str(status).encode() + b"\n")
+        self.send_verdict(str(status).encode())
         os._exit(status)
 
 
@@ -76,7 +49,7 @@ def _child_main(argv):
     """The child: ``CONTROL_FD TIME_LIMIT SOLUTION``, the script on stdin."""
     from . import _time_limit, cli
 
-    beat = _Heartbeat(int(argv[0]))
+    beat = _Beat(int(argv[0]))
     _time_limit.on_call = beat
     args = Namespace(file="-", solution=argv[2], time_limit=float(argv[1]))
 
@@ -115,32 +88,6 @@ def _kill(child):
     child.wait()
 
 
-def _watch(child, control, time_limit):
-    """The child's verdict, or None if it went silent past the limit or ended
-    without one; returns ``(status, reason)``."""
-    received, deadline = b"", time.monotonic() + time_limit + GRACE
-    while _VERDICT not in received or not received.endswith(b"\n"):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None, "silent"
-        ready, _, _ = select.select([control], [], [], min(left, 0.5))
-        if not ready:
-            if child.poll() is not None and not _readable(control):
-                return None, "ended"
-            continue
-        chunk = os.read(control, 4096)
-        if not chunk:
-            return None, "ended"
-        received = (received + chunk)[-64:]  # beats are dots: keep the tail
-        deadline = time.monotonic() + time_limit + GRACE
-    status = received[received.rindex(_VERDICT) + 1 : -1]
-    return (int(status), None) if status.isdigit() else (None, "ended")
-
-
-def _readable(fd):
-    return bool(select.select([fd], [], [], 0)[0])
-
-
 def _ended_early(child):
     """What to say about a child that ended without a verdict."""
     try:
@@ -175,7 +122,8 @@ def run_in_child(text, solution, time_limit):
     finally:
         os.close(write_end)
     try:
-        status, reason = _watch(child, read_end, time_limit)
+        alive = lambda: child.poll() is None  # noqa: E731
+        status, reason = watch(read_end, alive, time_limit=time_limit, grace=GRACE)
         if reason == "silent":
             return _EXIT_ERROR, (
                 f"posenc: your function ran past the time limit ({time_limit:g} s) "
@@ -184,7 +132,7 @@ def run_in_child(text, solution, time_limit):
             )
         if reason == "ended":
             return _EXIT_ERROR, _ended_early(child)
-        return status, None
+        return (int(status) if status.isdigit() else _EXIT_ERROR), None
     finally:
         _kill(child)
         os.close(read_end)

@@ -55,6 +55,7 @@ from ._checking import (
     see,
     show,
 )
+from ._isolation import run_check
 from ._time_limit import guarded_call, why
 from .mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
@@ -147,6 +148,11 @@ def check_pos_encoding(fn, *, time_limit=None):
     pos_encoding: not right yet; this is the mistake 'sine-only'.
     """
     _check_callable(fn)
+    return run_check("pos_encoding", _check_pos_encoding, fn, time_limit)
+
+
+def _check_pos_encoding(fn, *, time_limit=None):
+    """The check itself, run in a child process by :func:`check_pos_encoding`."""
     cases = _pos_encoding_cases()
     try:
         answers = [run_case("pos_encoding", fn, case, time_limit)[2] for case in cases]
@@ -192,6 +198,8 @@ def _row_hint(case, answer):
 
 def _changes(before, after, limit=3):
     """Lines showing the rows of a table that differ, before and after."""
+    if before.shape != after.shape:  # resized in place
+        return [f"  its shape went from {before.shape} to {after.shape}."]
     rows = np.flatnonzero(~((before == after) | (np.isnan(before) & np.isnan(after))))
     rows = np.unique(rows // before.shape[1])
     lines = []
@@ -304,6 +312,11 @@ def check_lookup(fn, *, time_limit=None):
     True
     """
     _check_callable(fn)
+    return run_check("lookup", _check_lookup, fn, time_limit)
+
+
+def _check_lookup(fn, *, time_limit=None):
+    """The check itself, run in a child process by :func:`check_lookup`."""
     cases = _lookup_cases()
     answers = []
     try:
@@ -389,6 +402,13 @@ def check_sinusoidal_positions(fn, *, time_limit=None):
     sinusoidal_positions: not implemented yet.
     """
     _check_callable(fn)
+    return run_check(
+        "sinusoidal_positions", _check_sinusoidal_positions, fn, time_limit
+    )
+
+
+def _check_sinusoidal_positions(fn, *, time_limit=None):
+    """The check itself, run in a child process by the public checker."""
     cases = _positions_cases()
     try:
         answers = [
