@@ -214,3 +214,57 @@ def test_a_process_the_function_starts_is_ended_with_the_check(tmp_path):
         assert received.startswith(b"x")
     finally:
         os.close(reader)
+
+
+# -- in a Jupyter kernel: it stays alive, and a check can be interrupted ---------
+
+
+def _run_in_kernel(client, code):
+    """Run ``code``; ``(status, printed text, ename)`` of its reply."""
+    printed = []
+
+    def collect(message):
+        if message["msg_type"] == "stream":
+            printed.append(message["content"]["text"])
+
+    reply = client.execute_interactive(code, timeout=HANG, output_hook=collect)
+    content = reply["content"]
+    return content["status"], "".join(printed), content.get("ename")
+
+
+def test_in_a_kernel_os_exit_leaves_it_alive_and_a_hang_can_be_interrupted(tmp_path):
+    jupyter_client = pytest.importorskip("jupyter_client")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    manager, client = jupyter_client.manager.start_new_kernel(kernel_name="python3")
+    setup = (
+        "import os, signal\n"
+        "from posenc_lib.exercise import check_pos_encoding\n"
+        "def ends(pos, d):\n    os._exit(0)\n"
+        "def hangs(pos, d):\n"
+        f"    with open({str(fifo)!r}, 'w') as out:\n        out.write('x')\n"
+        "    signal.setitimer(signal.ITIMER_REAL, 0)\n    while True:\n        pass\n"
+    )
+    try:
+        assert _run_in_kernel(client, setup) == ("ok", "", None)
+        status, printed, _ = _run_in_kernel(
+            client, "print(check_pos_encoding(ends).message.splitlines()[0])"
+        )
+        assert (status, printed.split(" (")[0]) == (
+            "ok",
+            "pos_encoding: your function ended the process running the check",
+        )
+        msg_id = client.execute("check_pos_encoding(hangs, time_limit=600)")
+        assert select.select([reader], [], [], HANG)[0], "the check never started"
+        assert os.read(reader, 1) == b"x"
+        manager.interrupt_kernel()  # the stop button
+        reply = client.get_shell_msg(timeout=HANG)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = client.get_shell_msg(timeout=HANG)
+        assert reply["content"]["ename"] == "KeyboardInterrupt"
+        assert _run_in_kernel(client, "print(1 + 1)") == ("ok", "2\n", None)
+    finally:
+        os.close(reader)
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)

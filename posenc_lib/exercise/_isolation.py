@@ -21,6 +21,7 @@ changed numpy, say ``np.allclose = lambda *a, **k: True``) gives a verdict
 saying it could not judge, never a traceback.
 """
 
+import gc
 import io
 import json
 import os
@@ -184,9 +185,15 @@ def run_check(name, check, fn, time_limit=None):
     if not hasattr(os, "fork"):
         return judged(name, check, fn, time_limit)
     read_end, write_end = os.pipe()
-    with warnings.catch_warnings():  # Python 3.12 warns about forking with threads
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
+    pid = -1
+    gc.freeze()  # the child's collections then skip the parent's objects: no copies
+    try:
+        with warnings.catch_warnings():  # Python 3.12 warns: forking with threads
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    finally:
+        if pid != 0:
+            gc.unfreeze()
     if pid == 0:
         _child(read_end, write_end, name, check, fn, time_limit)
     os.close(write_end)
