@@ -429,11 +429,18 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     check_choice(method, "method", ("add", "rope"))
     repeat = np.ones((n_positions, 1))  # (n_positions, 1)
     queries, keys = repeat * xs[0], repeat * xs[1]  # (n_positions, d_model) each
-    if method == "add":
-        pe = sinusoidal_positions(range(n_positions), d_model)  # (n_positions, d_model)
-        return ((queries + pe) @ head.w_q) @ ((keys + pe) @ head.w_k).T
-    positions = range(n_positions)
-    return rope(queries @ head.w_q, positions) @ rope(keys @ head.w_k, positions).T
+    with np.errstate(all="ignore"):  # overflow is reported by name, below
+        if method == "add":
+            pe = sinusoidal_positions(range(n_positions), d_model)  # (n_pos, d_model)
+            scores = ((queries + pe) @ head.w_q) @ ((keys + pe) @ head.w_k).T
+        else:
+            q, k = (
+                _check_finite_result(x @ w, "x_q or x_k")
+                for x, w in ((queries, head.w_q), (keys, head.w_k))
+            )
+            positions = range(n_positions)
+            scores = rope(q, positions) @ rope(k, positions).T  # (n_pos, n_pos)
+    return _check_finite_result(scores, "x_q or x_k")
 
 
 class LearnedPositions:

@@ -242,6 +242,14 @@ REFUSED = {
         "x_k has shape (3,), must be (4,): one embedding of width d_model, the rows "
         "of head.w_q.",
     ),
+    "position_scores-overflow": (
+        lambda: position_scores(
+            np.full(4, 1e200), np.full(4, -1e200), init_head(4), 3, method="add"
+        ),
+        ValueError,
+        "x_q or x_k holds numbers too large for float64: the result overflowed "
+        "(scale them down).",
+    ),
     "permutation_gap-layer-not-callable": (
         lambda: permutation_gap(3, np.eye(2), [1, 0]),
         TypeError,

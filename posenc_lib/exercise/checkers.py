@@ -13,7 +13,10 @@ Your function may return a list, a tuple or a numpy array. If it raises, the
 error's type and message are reported, never raised through (``sys.exit()`` and
 ``KeyboardInterrupt`` included); a stub that raises ``NotImplementedError`` is
 reported as "not implemented yet". Each call has a time limit (default 5 s): an
-endless loop is reported as "did not finish in time", not waited for.
+endless loop is reported as "did not finish in time", not waited for. Each check
+runs in a forked copy of your process (:mod:`._isolation`), so nothing your
+function does (turn off the alarm, end the process with ``os._exit``) can hang
+or kill the caller, a notebook kernel included; what it prints is shown.
 
 API
 ---
