@@ -63,7 +63,10 @@ def _child_main(argv):
 def _start(text, solution, time_limit, control):
     """The child process, its script already written to its standard input."""
     command = [sys.executable, "-m", __name__, str(control), repr(time_limit)]
-    out = sys.stdout.fileno() if hasattr(sys.stdout, "fileno") else None
+    try:
+        out = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file: the process's own
+        out = None
     child = subprocess.Popen(
         [*command, solution],
         stdin=subprocess.PIPE,
