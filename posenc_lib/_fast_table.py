@@ -113,16 +113,18 @@ def _scratch_rows(out, bytes_per_row):
     return max(1, int(budget // bytes_per_row))
 
 
-def row_blocks(out):
+def row_blocks(out, pairs=None):
     """Slices of ``out``'s rows, each small enough that its scratch arrays stay a
-    few percent of ``out`` (about 12 float64 temporaries per pair and row).
+    few percent of ``out`` (about 12 float64 temporaries per pair and row);
+    ``pairs`` per row, default half of ``out``'s columns.
 
     Examples
     --------
     >>> list(row_blocks(np.empty((3, 4))))
     [slice(0, 3, None)]
     """
-    rows = _scratch_rows(out, bytes_per_row=12 * 8 * (out.shape[1] // 2))
+    pairs = out.shape[1] // 2 if pairs is None else pairs
+    rows = _scratch_rows(out, bytes_per_row=12 * 8 * max(pairs, 1))
     for first in range(0, out.shape[0], rows):
         yield slice(first, min(first + rows, out.shape[0]))
 

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .positional import frequencies, sinusoidal_positions
+from .positional import exact_sin_cos, sinusoidal_positions
 from .validation import (
     check_array_size,
     check_callable,
@@ -70,22 +70,63 @@ class AttentionHead(NamedTuple):
     w_v: np.ndarray
 
 
-def _as_numbers(x, name):
-    """``x`` as a float64 array; TypeError naming ``name`` if it is not numbers."""
+def _as_numbers(x, name, *, finite=False):
+    """``x`` as a float64 array; TypeError naming ``name`` if it is not real
+    numbers (complex ones included), ValueError for nan (and inf if ``finite``)."""
     try:
-        array = np.asarray(x, dtype=np.float64)
+        array = np.asarray(x)
+        if array.dtype.kind != "c":
+            array = array.astype(np.float64, copy=False)
     except (TypeError, ValueError):
         raise TypeError(
             f"{name} == {describe(x)}, must be an array of numbers."
         ) from None
+    if array.dtype.kind == "c":  # float64 would drop the imaginary parts
+        raise TypeError(
+            f"{name} == {describe(x)}, must be an array of real numbers, not complex."
+        )
     if np.isnan(array).any():
         raise ValueError(f"{name} holds nan, must be numbers.")
+    if finite and np.isinf(array).any():
+        raise ValueError(
+            f"{name} holds inf, must be finite numbers (a rotated inf is nan)."
+        )
     return array
 
 
-def _check_rows(x, d_model=None, name="x"):
+def _check_head(head):
+    """``head`` if it is an :class:`AttentionHead` of three 2-D float matrices of
+    one shape ``(d_model, d_head)``; TypeError or ValueError naming it otherwise."""
+    expected = "must be an AttentionHead(w_q, w_k, w_v), e.g. from init_head"
+    if not isinstance(head, AttentionHead):
+        raise TypeError(f"head == {describe(head)}, {expected}.")
+    w = [
+        _as_numbers(m, f"head.{name}", finite=True)
+        for name, m in head._asdict().items()
+    ]
+    if w[0].ndim != 2 or w[0].size == 0 or any(m.shape != w[0].shape for m in w):
+        shapes = ", ".join(str(m.shape) for m in w)
+        raise ValueError(
+            f"head has matrices of shapes {shapes}, {expected}: three non-empty "
+            "(d_model, d_head) matrices."
+        )
+    return AttentionHead(*w)
+
+
+def _check_finite_result(result, name):
+    """``result``, unless float64 overflowed on the way (nan or inf from finite
+    input): then ValueError naming the argument that was too large."""
+    if not np.isfinite(result).all():
+        raise ValueError(
+            f"{name} holds numbers too large for float64: the result overflowed "
+            "(scale them down)."
+        )
+    return result
+
+
+def _check_rows(x, d_model=None, name="x", *, finite=False):
     """``x`` as a float 2-D array ``(n, d)``, n >= 1; raise with its shape otherwise."""
-    x = _as_numbers(x, name)
+    x = _as_numbers(x, name, finite=finite)
     width = "d_model" if d_model is None else str(d_model)
     if x.ndim != 2 or (d_model is not None and x.shape[1] != d_model):
         raise ValueError(f"{name} has shape {x.shape}, must be 2-D: (n, {width}).")
@@ -96,20 +137,14 @@ def _check_rows(x, d_model=None, name="x"):
     return x
 
 
-def _check_head(head):
-    """``head`` itself, or a TypeError unless it is an :class:`AttentionHead`."""
-    if not isinstance(head, AttentionHead):
-        raise TypeError(
-            f"head == {describe(head)}, must be an AttentionHead from init_head()."
-        )
-    return head
-
-
 def _check_vector(x, d_model, name):
-    """``x`` as a float array of shape ``(d_model,)``, or raise naming ``name``."""
-    x = _as_numbers(x, name)
+    """``x`` as a finite float array of shape ``(d_model,)``, or raise naming it."""
+    x = _as_numbers(x, name, finite=True)
     if x.shape != (d_model,):
-        raise ValueError(f"{name} has shape {x.shape}, must be ({d_model},).")
+        raise ValueError(
+            f"{name} has shape {x.shape}, must be ({d_model},): one embedding "
+            "of width d_model, the rows of head.w_q."
+        )
     return x
 
 
@@ -164,9 +199,11 @@ def softmax(scores, axis=-1):
     Raises
     ------
     TypeError
-        If ``scores`` are not numbers.
+        If ``scores`` are not real numbers (complex ones are refused), or
+        ``axis`` is not an integer.
     ValueError
-        If ``scores`` is empty, holds nan, or a slice is all ``-inf``.
+        If ``scores`` is empty, holds nan, a slice is all ``-inf``, or ``axis``
+        is not an axis of ``scores``.
 
     Examples
     --------
@@ -182,6 +219,8 @@ def softmax(scores, axis=-1):
         raise ValueError(
             f"scores has shape {scores.shape}, must hold at least one number."
         )
+    ndim = max(scores.ndim, 1)
+    axis = check_integer(axis, "axis", min_value=-ndim, max_value=ndim - 1)
     top = scores.max(axis=axis, keepdims=True)
     if np.isneginf(top).any():
         raise ValueError("scores has a slice of only -inf: softmax is undefined.")
@@ -217,12 +256,15 @@ def self_attention(x, head, *, positions=None):
     >>> self_attention(x, init_head(4)).shape
     (3, 4)
     """
-    x = _check_rows(x, _check_head(head).w_q.shape[0])  # (n, d_model)
-    q, k, v = x @ head.w_q, x @ head.w_k, x @ head.w_v  # (n, d_head) each
-    if positions is not None:
-        q, k = rope(q, positions), rope(k, positions)
-    scores = q @ k.T / np.sqrt(q.shape[1])  # (n, n)
-    return softmax(scores) @ v  # (n, d_head)
+    head = _check_head(head)
+    x = _check_rows(x, head.w_q.shape[0], finite=True)  # (n, d_model)
+    check_array_size((len(x), len(x)), "x", what="the scores")
+    with np.errstate(all="ignore"):  # overflow is reported by name, below
+        q, k, v = (_check_finite_result(x @ w, "x") for w in head)  # (n, d_head)
+        if positions is not None:
+            q, k = rope(q, positions), rope(k, positions)
+        scores = _check_finite_result(q @ k.T / np.sqrt(q.shape[1]), "x")  # (n, n)
+        return _check_finite_result(softmax(scores) @ v, "x")  # (n, d_head)
 
 
 def permutation_gap(layer, x, perm):
@@ -254,9 +296,17 @@ def permutation_gap(layer, x, perm):
     perm = check_positions(perm, name="perm")
     if sorted(perm.tolist()) != list(range(len(x))):
         raise ValueError(
-            f"perm == {perm.tolist()}, must be a permutation of range({len(x)})."
+            f"perm == {describe(perm.tolist())}, must be a permutation of "
+            f"range({len(x)})."
         )
-    return float(np.max(np.abs(layer(x[perm]) - layer(x)[perm])))
+    shuffled, out = _as_numbers(layer(x[perm]), "layer(x[perm])"), layer(x)
+    out = _as_numbers(out, "layer(x)")
+    if out.ndim < 1 or len(out) != len(x) or shuffled.shape != out.shape:
+        raise ValueError(
+            f"layer(x) has shape {out.shape} and layer(x[perm]) {shuffled.shape}, "
+            f"must be one shape with {len(x)} rows (one per row of x)."
+        )
+    return float(np.max(np.abs(shuffled - out[perm])))
 
 
 ROPE_LAYOUTS = ("interleaved", "half")  # pairs (2i, 2i + 1), or (i, i + d / 2)
@@ -308,7 +358,7 @@ def rope(x, positions, *, base=10000.0, layout="interleaved"):
     >>> rope([[1.0, 2.0, 0.0, 0.0]], [1], layout="half").round(4)
     array([[0.5403, 1.9999, 0.8415, 0.02  ]])
     """
-    x = _check_rows(x)  # (n, d)
+    x = _check_rows(x, finite=True)  # (n, d)
     check_d_model(x.shape[1], name="x.shape[1]")
     positions = check_positions(positions)  # (n,)
     layout = check_choice(layout, "layout", ROPE_LAYOUTS)
@@ -317,13 +367,13 @@ def rope(x, positions, *, base=10000.0, layout="interleaved"):
         raise ValueError(
             f"positions has length {len(positions)}, must be {len(x)} (rows of x)."
         )
-    angle = positions[:, None] * frequencies(x.shape[1], base)  # (n, d // 2)
-    cos, sin = np.cos(angle), np.sin(angle)  # (n, d // 2) each
+    sin, cos = exact_sin_cos(positions, x.shape[1], base)  # (n, d // 2) each
     px, py = x[:, first], x[:, second]  # (n, d // 2) each: the pairs' x and y
     out = np.empty_like(x)  # (n, d)
-    out[:, first] = px * cos - py * sin
-    out[:, second] = px * sin + py * cos
-    return out
+    with np.errstate(over="ignore"):  # reported below, by name
+        out[:, first] = px * cos - py * sin
+        out[:, second] = px * sin + py * cos
+    return _check_finite_result(out, "x")
 
 
 def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
@@ -337,14 +387,17 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
     >>> bool(np.isclose(rope_score(q, k, 2, 5), rope_score(q, k, 10, 13)))
     True
     """
-    q, k = _as_numbers(q, "q"), _as_numbers(k, "k")
+    q, k = _as_numbers(q, "q", finite=True), _as_numbers(k, "k", finite=True)
     if q.ndim != 1 or q.shape != k.shape:
         raise ValueError(
             f"q has shape {q.shape} and k has shape {k.shape}, must both be (d,)."
         )
-    m, n = check_position(m, "m"), check_position(n, "n")
-    rotated = rope(np.stack([q, k]), [m, n], base=base, layout=layout)  # (2, d)
-    return float(rotated[0] @ rotated[1])
+    check_d_model(len(q), name="len(q)")
+    positions = [check_position(m, "m"), check_position(n, "n")]
+    rotated = rope(np.stack([q, k]), positions, base=base, layout=layout)  # (2, d)
+    with np.errstate(over="ignore", invalid="ignore"):
+        score = rotated[0] @ rotated[1]
+    return float(_check_finite_result(score, "q and k"))
 
 
 def position_scores(x_q, x_k, head, n_positions, *, method):
@@ -372,20 +425,27 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     >>> position_scores(x, x, head, 3, method="rope").shape
     (3, 3)
     """
-    d_model = _check_head(head).w_q.shape[0]
+    head = _check_head(head)
+    d_model = head.w_q.shape[0]
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     size = (n_positions, max(n_positions, d_model))
     check_array_size(size, "n_positions", what="scores and rows")
-    x_q, x_k = _check_vector(x_q, d_model, "x_q"), _check_vector(x_k, d_model, "x_k")
-    xs = np.stack([x_q, x_k])  # (2, d_model)
+    xs = [_check_vector(x_q, d_model, "x_q"), _check_vector(x_k, d_model, "x_k")]
     check_choice(method, "method", ("add", "rope"))
     repeat = np.ones((n_positions, 1))  # (n_positions, 1)
     queries, keys = repeat * xs[0], repeat * xs[1]  # (n_positions, d_model) each
-    if method == "add":
-        pe = sinusoidal_positions(range(n_positions), d_model)  # (n_positions, d_model)
-        return ((queries + pe) @ head.w_q) @ ((keys + pe) @ head.w_k).T
-    positions = range(n_positions)
-    return rope(queries @ head.w_q, positions) @ rope(keys @ head.w_k, positions).T
+    with np.errstate(all="ignore"):  # overflow is reported by name, below
+        if method == "add":
+            pe = sinusoidal_positions(range(n_positions), d_model)  # (n_pos, d_model)
+            scores = ((queries + pe) @ head.w_q) @ ((keys + pe) @ head.w_k).T
+        else:
+            q, k = (
+                _check_finite_result(x @ w, "x_q or x_k")
+                for x, w in ((queries, head.w_q), (keys, head.w_k))
+            )
+            positions = range(n_positions)
+            scores = rope(q, positions) @ rope(k, positions).T  # (n_pos, n_pos)
+    return _check_finite_result(scores, "x_q or x_k")
 
 
 class LearnedPositions:

@@ -33,6 +33,7 @@ References
    Models Beat GANs on Image Synthesis", 2021 (guided-diffusion: cos-first).
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -40,11 +41,13 @@ import numpy as np
 from .mistakes import DESCRIPTION, MISTAKES, POS_ENCODING_MISTAKES
 from .positional import frequencies, sinusoidal_positions
 from .validation import (
+    BASE_RANGE,
+    check_base,
     check_choice,
     check_d_model,
     check_positions,
-    check_positive,
     check_table,
+    describe,
 )
 
 __all__ = [
@@ -100,7 +103,8 @@ class Identification(NamedTuple):
         One of :data:`CONVENTIONS`, or None (a mistake, or not recognised).
     base : float or None
         The base that reproduces the table (None when ``d_model == 2``, where
-        every base gives the same table, or when nothing matched).
+        every base gives the same table, when every row encodes one position,
+        which cannot tell the base, or when nothing matched).
     first_position : int or None
         The position the first row encodes: ``positions[0]``, or later when the
         rows start late (FSMT's start at ``padding_idx + 1``).
@@ -143,15 +147,38 @@ def tensor2tensor_base(base, d_model):
     (``w_0 = 1`` when ``m == 1``); that is ``B ** (-2 i / d_model)`` with
     ``B = base ** (m / (m - 1))``.
 
+    ``base`` must be in ``[1, 1e100]`` and so must ``B``: at most ``1e50`` for
+    ``d_model == 4``, about ``1e99.6`` for ``d_model == 512``.
+
+    Raises
+    ------
+    ValueError
+        If ``base`` or ``B`` is outside ``[1, 1e100]`` (the message names the
+        ``base`` given, and the largest one this width accepts).
+
     Examples
     --------
     >>> tensor2tensor_base(10000.0, 4)
     100000000.0
     >>> round(tensor2tensor_base(10000.0, 512), 1)
     10367.8
-    """
+    >>> tensor2tensor_base(1e60, 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: base == 1e+60 with d_model == 4, must be at most 1e+50: tensor2tensor's frequencies at this width are the lesson's with base ** 2, and the lesson's base must be at most 1e100.
+    """  # noqa: E501
     m = check_d_model(d_model) // 2
-    return check_positive(base, "base") ** (m / max(m - 1, 1))
+    number, power = check_base(base), m / max(m - 1, 1)
+    if math.log10(number) * power > math.log10(BASE_RANGE[1]):
+        largest = BASE_RANGE[1] ** (1 / power)
+        shown = base if type(base) is float else describe(base)
+        raise ValueError(
+            f"base == {shown} with d_model == {m * 2}, must be at most "
+            f"{largest:.3g}: tensor2tensor's frequencies at this width are the "
+            f"lesson's with base ** {power:.6g}, and the lesson's base must be at "
+            "most 1e100."
+        )
+    return min(number**power, BASE_RANGE[1])
 
 
 def encoding_table(convention, positions, d_model, *, base=10000.0):
@@ -285,7 +312,11 @@ def _bases(convention, estimate, d_model):
             m = d_model // 2
             estimate = estimate ** ((m - 1) / m)
         bases += [_round(estimate), estimate]
-    return list(dict.fromkeys(bases))
+    low, high = BASE_RANGE
+    if convention == "tensor2tensor":  # the lesson's base it stands for must be valid
+        m = d_model // 2
+        high = high ** ((m - 1) / m) if m > 1 else high
+    return [base for base in dict.fromkeys(bases) if low <= base <= high]
 
 
 def _model_frequencies(convention, d_model, base):
@@ -389,35 +420,40 @@ def _choose(candidates, tolerance, floor):
     return min(close, key=_preference), True  # stable: the earlier on ties
 
 
-def _describe(candidate, d_model):
+def _describe(candidate, d_model, base_known=True):
     """``the 'concat' layout ([sin | cos] halves) with base 10000``, for messages."""
     if candidate.mistake is not None:
         return f"the lesson's mistake '{candidate.mistake}'"
-    base = "" if d_model == 2 else f" with base {candidate.base:.6g}"
+    known = d_model > 2 and base_known
+    base = f" with base {candidate.base:.6g}" if known else ""
     return (
         f"the '{candidate.convention}' layout ({_LAYOUT[candidate.convention]}){base}"
     )
 
 
-def _message(candidate, d_model, positions):
+def _message(candidate, d_model, positions, base_known=True):
     """What to tell a person about a recognised table."""
     if candidate.mistake is not None:
         return (
             f"This is {_describe(candidate, d_model)}: {DESCRIPTION[candidate.mistake]}"
         )
     lines = [
-        f"This is {_describe(candidate, d_model)}, as used by "
+        f"This is {_describe(candidate, d_model, base_known)}, as used by "
         f"{USED_BY[candidate.convention]}."
     ]
     if d_model == 2:
         lines.append("At d_model == 2 every base gives the same table.")
+    elif not base_known:
+        zero = candidate.first_position == 0
+        why = " (every base gives the same PE[0])" if zero else " for certain"
+        lines.append(_UNKNOWN_BASE.format(why=why))
     if candidate.first_position != positions[0]:
         lines.append(
             f"Its first row encodes position {candidate.first_position}, not "
             f"{positions[0]}: the rows start late, as FSMT's start at "
             "padding_idx + 1."
         )
-    if candidate.convention == "tensor2tensor" and d_model > 2:
+    if candidate.convention == "tensor2tensor" and d_model > 2 and base_known:
         lines.append(
             "No column order turns it into the lesson's table with the same base; "
             "it equals the 'concat' layout with base "
@@ -426,6 +462,12 @@ def _message(candidate, d_model, positions):
     elif candidate.convention != "interleaved":
         lines.append("table[:, result.permutation] is the lesson's interleaved table.")
     return " ".join(lines)
+
+
+_UNKNOWN_BASE = (
+    "I cannot tell the base: every row encodes one position, and one position "
+    "does not determine it{why}; pass rows of two or more positions."
+)
 
 
 def _result(candidate, matched, d_model, positions, tolerance):
@@ -443,15 +485,16 @@ def _result(candidate, matched, d_model, positions, tolerance):
         perm = permutation("interleaved", d_model).reshape(-1, 2)[:, ::-1].ravel()
     elif candidate.convention is not None:
         perm = permutation(candidate.convention, d_model)
-    base = None if d_model == 2 or candidate.mistake else candidate.base
+    base_known = len(np.unique(positions)) > 1  # one position: no angle steps
+    known = d_model > 2 and base_known and not candidate.mistake
     return Identification(
         candidate.convention,
-        base,
+        candidate.base if known else None,
         candidate.first_position,
         candidate.mistake,
         perm,
         candidate.distance,
-        _message(candidate, d_model, positions),
+        _message(candidate, d_model, positions, base_known),
     )
 
 

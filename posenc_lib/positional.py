@@ -58,7 +58,9 @@ LAYOUTS = ("interleaved", "concat")  # [sin, cos, sin, cos, ...] or [sin... | co
 
 
 def _divisors(d_model, base):
-    """``base ** (2 * pair / d_model)`` for every pair, shape ``(d_model // 2,)``."""
+    """``base ** (2 * pair / d_model)`` for every pair, shape ``(d_model // 2,)``;
+    ``d_model`` and ``base`` already checked, the size is checked here."""
+    check_array_size((d_model // 2,), "d_model", what="the frequencies")
     pair = np.arange(d_model // 2)  # (d_model // 2,): columns 2 pair and 2 pair + 1
     return base ** (2 * pair / d_model)  # (d_model // 2,)
 
@@ -188,6 +190,45 @@ def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64, layout="interl
     return table[0]
 
 
+def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
+    """sin and cos of the exact angles ``positions / divisor``, one column per pair.
+
+    The maths room's shared exact-angle step (not in ``__all__``: its callers
+    check the arguments first).
+
+    The angles of :func:`sinusoidal_positions` for any integers (an offset may
+    be negative), with its accuracy: within 1e-15 of the exact values, for
+    ``|position| < 2**53`` and ``base`` in ``[1, 1e100]``. With ``half``, of half
+    those angles (``divisor`` doubled, itself exact), for chapter 03's distances.
+
+    Parameters
+    ----------
+    positions : numpy.ndarray of int64, shape (n,)
+        Already checked integers, ``|position| < 2**53``.
+    d_model : int
+        Already checked even width.
+    base : float, default 10000.0
+        Checked here.
+
+    Returns
+    -------
+    sin, cos : numpy.ndarray of shape (n, d_model // 2)
+
+    Examples
+    --------
+    >>> sin, cos = exact_sin_cos(np.array([0, -1]), 2)
+    >>> sin.round(4).tolist(), cos.round(4).tolist()
+    ([[0.0], [-0.8415]], [[1.0], [0.5403]])
+    """
+    divisor = _divisors(d_model, check_base(base)) * (2.0 if half else 1.0)
+    check_array_size((len(positions), d_model // 2), "positions and d_model")
+    sin = np.empty((len(positions), d_model // 2))  # (n, d_model // 2)
+    cos = np.empty_like(sin)
+    for rows in _fast_table.row_blocks(sin, pairs=d_model // 2):  # bounded scratch
+        sin[rows], cos[rows] = _fast_table.accurate_sin_cos(positions[rows], divisor)
+    return sin, cos
+
+
 def frequencies(d_model, base=10000.0):
     """Angular frequency of each (sin, cos) pair: ``1 / base ** (2 * pair / d_model)``.
 
@@ -202,6 +243,12 @@ def frequencies(d_model, base=10000.0):
     -------
     numpy.ndarray of shape (d_model // 2,)
         Radians per position, from 1 (pair 0) down to nearly ``1 / base``.
+
+    Raises
+    ------
+    ValueError
+        If ``d_model`` is odd or < 2, ``base`` is outside ``[1, 1e100]``, or the
+        result would be larger than 256 MiB (``d_model > 2**26``).
 
     Examples
     --------
@@ -226,6 +273,11 @@ def wavelengths(d_model, base=10000.0):
     -------
     numpy.ndarray of shape (d_model // 2,)
         From ``2 * pi`` (pair 0) growing by a factor ``base ** (2 / d_model)``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`frequencies`.
 
     Examples
     --------
@@ -257,6 +309,17 @@ def rotation_matrix(offset, d_model, *, base=10000.0):
     Returns
     -------
     numpy.ndarray of shape (d_model, d_model)
+        Each entry within 1e-15 of the exact ``sin`` or ``cos`` of
+        ``offset / divisor`` (as :func:`sinusoidal_positions`), over the whole
+        accepted range.
+
+    Raises
+    ------
+    TypeError
+        If ``offset`` or ``d_model`` is not an integer.
+    ValueError
+        If ``|offset| >= 2**53``, ``d_model`` is odd or < 2, ``base`` is outside
+        ``[1, 1e100]``, or the matrix would be larger than 256 MiB.
 
     Examples
     --------
@@ -270,10 +333,10 @@ def rotation_matrix(offset, d_model, *, base=10000.0):
     offset = check_position(offset, "offset", signed=True)
     d_model = check_d_model(d_model)
     check_array_size((d_model, d_model), "d_model")
-    angle = offset / _divisors(d_model, check_base(base))  # (d_model // 2,)
+    sin, cos = exact_sin_cos(np.array([offset]), d_model, base)  # (1, d_model // 2)
     even = np.arange(0, d_model, 2)  # column of each pair's sine
     matrix = np.zeros((d_model, d_model))  # (d_model, d_model)
-    matrix[even, even] = matrix[even + 1, even + 1] = np.cos(angle)
-    matrix[even, even + 1] = np.sin(angle)
-    matrix[even + 1, even] = -np.sin(angle)
+    matrix[even, even] = matrix[even + 1, even + 1] = cos[0]
+    matrix[even, even + 1] = sin[0]
+    matrix[even + 1, even] = -sin[0]
     return matrix

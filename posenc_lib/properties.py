@@ -22,12 +22,13 @@ property a mistaken encoding breaks: :func:`property_report` gathers them.
 
 import numpy as np
 
-from .positional import frequencies, rotation_matrix, sinusoidal_positions
+from .positional import exact_sin_cos, rotation_matrix, sinusoidal_positions
 from .validation import (
     check_array_size,
     check_callable,
     check_d_model,
     check_integer,
+    check_position,
     check_positions,
     check_table,
 )
@@ -53,7 +54,7 @@ def similarity(p, q, d_model):
     Parameters
     ----------
     p, q : int
-        Non-negative positions.
+        Positions in ``[0, 2**53)``.
     d_model : int
         Width of the encoding, an even integer >= 2.
 
@@ -68,8 +69,7 @@ def similarity(p, q, d_model):
     >>> round(similarity(3, 7, 8), 6) == round(similarity(10, 14, 8), 6)
     True
     """
-    p = check_integer(p, "p", min_value=0)
-    q = check_integer(q, "q", min_value=0)
+    p, q = check_position(p, "p"), check_position(q, "q")
     rows = sinusoidal_positions([p, q], d_model)  # (2, d_model)
     return float(rows[0] @ rows[1])
 
@@ -108,7 +108,8 @@ def offset_similarity(offsets, d_model):
     Parameters
     ----------
     offsets : sequence of int, shape (m,)
-        Offsets ``Δ >= 0``.
+        Offsets ``Δ`` in ``[0, 2**53)``; each cosine is computed from the exact
+        angle, as :func:`~posenc_lib.positional.sinusoidal_positions` does.
     d_model : int
         Width of the encoding, an even integer >= 2.
 
@@ -125,8 +126,8 @@ def offset_similarity(offsets, d_model):
     offsets = check_positions(offsets, name="offsets")  # (m,)
     d_model = check_d_model(d_model)
     check_array_size((len(offsets), d_model // 2), "offsets and d_model", what="angles")
-    angle = offsets[:, None] * frequencies(d_model)  # (m, d_model // 2)
-    return np.cos(angle).sum(axis=1)  # (m,)
+    _, cos = exact_sin_cos(offsets, d_model)  # (m, d_model // 2), exact angles
+    return cos.sum(axis=1)  # (m,)
 
 
 def pair_angle_gaps(p, q, d_model):
@@ -134,12 +135,13 @@ def pair_angle_gaps(p, q, d_model):
 
     Pair ``i`` turns ``w_i`` radians per position, so the hands differ by
     ``(q - p) w_i`` wrapped into ``[0, pi]``: near 0 the pair cannot tell the
-    positions apart.
+    positions apart. The angle is wrapped from its exact sine and cosine, so it
+    is right to rounding even for offsets near ``2**53``.
 
     Parameters
     ----------
     p, q : int
-        Non-negative positions.
+        Positions in ``[0, 2**53)``.
     d_model : int
         Width of the encoding, an even integer >= 2.
 
@@ -153,9 +155,10 @@ def pair_angle_gaps(p, q, d_model):
     >>> pair_angle_gaps(0, 1, 4).round(4)
     array([1.  , 0.01])
     """
-    offset = check_integer(q, "q", min_value=0) - check_integer(p, "p", min_value=0)
-    angle = np.mod(offset * frequencies(d_model), 2 * np.pi)  # (d_model // 2,)
-    return np.minimum(angle, 2 * np.pi - angle)
+    offset = check_position(q, "q") - check_position(p, "p")
+    d_model = check_d_model(d_model)
+    sin, cos = exact_sin_cos(np.array([offset]), d_model)  # (1, d_model // 2) each
+    return np.abs(np.arctan2(sin[0], cos[0]))  # (d_model // 2,), wrapped exactly
 
 
 def min_distance(n_positions, d_model):
@@ -185,11 +188,13 @@ def min_distance(n_positions, d_model):
     (44, 0.0177)
     """
     n_positions = check_integer(n_positions, "n_positions", min_value=2)
-    size = (n_positions - 1, check_d_model(d_model) // 2)
+    d_model = check_d_model(d_model)
+    size = (n_positions - 1, d_model // 2)
     check_array_size(size, "n_positions and d_model", what="angles")
     offsets = np.arange(1, n_positions)  # (n_positions - 1,)
-    angle = offsets[:, None] * frequencies(d_model)  # (n_positions - 1, d_model // 2)
-    distance = 2 * np.sqrt((np.sin(angle / 2) ** 2).sum(axis=1))  # (n_positions - 1,)
+    # sin(Δ w_i / 2) of the exact angle, as the encoding itself is computed
+    sin_half, _ = exact_sin_cos(offsets, d_model, half=True)  # (n_pos - 1, d // 2)
+    distance = 2 * np.sqrt((sin_half**2).sum(axis=1))  # (n_positions - 1,)
     best = int(np.argmin(distance))
     return float(distance[best]), int(offsets[best])
 

@@ -10,6 +10,7 @@ Wrong *kind* of value (a float where an integer belongs, a string) raises
 vocabulary) raises ``ValueError``.
 """
 
+import math
 import numbers
 
 import numpy as np
@@ -66,7 +67,7 @@ def describe(value):
         value = value.item()
     elif isinstance(value, numbers.Number | str):
         kind = type(value).__name__
-    text = repr(value)
+    text = _digits(value) if _is_int(value) else repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
     return text if kind is None else f"{text} ({kind})"
@@ -103,7 +104,7 @@ def check_integer(value, name, *, min_value=None, max_value=None):
         raise TypeError(f"{name} == {describe(value)}, must be {expected}.")
     too_low = min_value is not None and value < min_value
     if too_low or (max_value is not None and value > max_value):
-        raise ValueError(f"{name} == {value}, must be {expected}.")
+        raise ValueError(f"{name} == {_digits(value)}, must be {expected}.")
     return int(value)
 
 
@@ -123,7 +124,7 @@ def check_d_model(d_model, name="d_model"):
     if not _is_int(d_model):
         raise TypeError(f"{name} == {describe(d_model)}, {expected}.")
     if d_model < 2 or d_model % 2:
-        raise ValueError(f"{name} == {d_model}, {expected}.")
+        raise ValueError(f"{name} == {_digits(d_model)}, {expected}.")
     return int(d_model)
 
 
@@ -195,7 +196,8 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
     for length in shape:
         size *= int(length)
     if size > MAX_ARRAY_BYTES:
-        shape = tuple(int(length) for length in shape)
+        lengths = [_digits(length) for length in shape]
+        shape = f"({lengths[0]},)" if len(lengths) == 1 else f"({', '.join(lengths)})"
         raise ValueError(
             f"{name} would give {what} of shape {shape}, {_bytes(size)}: more than "
             f"the limit of {_bytes(MAX_ARRAY_BYTES)} "
@@ -204,7 +206,10 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
 
 
 def _bytes(size):
-    """``size`` bytes in the largest binary unit, e.g. ``'14.9 GiB'``."""
+    """``size`` bytes in the largest binary unit, e.g. ``'14.9 GiB'``; past
+    float64's range as a power of ten (``'about 1e+400 B'``), never overflowing."""
+    if size >= 10**300:
+        return f"about 1e+{_n_digits(size) - 1} B"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if size < 1024 or unit == "PiB":
             return f"{size:.3g} {unit}" if unit != "B" else f"{size} B"
@@ -371,10 +376,34 @@ def check_position(value, name="pos", *, signed=False):
     return value
 
 
+def _n_digits(value):
+    """The number of decimal digits of ``abs(value)``, without ``str`` (which
+    refuses integers past 4300 digits)."""
+    value = abs(int(value))
+    if value.bit_length() < 1000:
+        return len(str(value))
+    digits = int(math.log10(value)) + 1  # a float estimate, then made exact
+    if value < 10 ** (digits - 1):
+        digits -= 1
+    elif value >= 10**digits:
+        digits += 1
+    return digits
+
+
 def _digits(value):
-    """An int for a message: whole up to 40 digits, else its start and length."""
-    text = str(value)
-    return text if len(text) <= 40 else f"{text[:12]}...({len(text)} digits)"
+    """An int for a message: whole up to 40 digits, else its start and length.
+
+    Examples
+    --------
+    >>> _digits(-(10**5000))
+    '-100000000000...(5001 digits)'
+    """
+    value = int(value)
+    digits = _n_digits(value)
+    if digits <= 40:
+        return str(value)
+    start = str(abs(value) // 10 ** (digits - 12))
+    return f"{'-' if value < 0 else ''}{start}...({digits} digits)"
 
 
 def _too_far(name, value):

@@ -377,9 +377,10 @@ def test_identify_encoding_with_positions_far_out():
     assert "pass positions=" in lost.message
 
 
-def test_identify_encoding_of_a_single_row_uses_base_10000():
+def test_identify_encoding_of_a_single_row_cannot_tell_the_base():
     found = identify_encoding([marian(4, 4)[3]], positions=[3])
-    assert (found.convention, found.base, found.first_position) == ("concat", 1e4, 3)
+    assert (found.convention, found.base, found.first_position) == ("concat", None, 3)
+    assert "I cannot tell the base" in found.message
 
 
 def test_identify_encoding_at_width_two_has_no_base():

@@ -41,6 +41,10 @@ __all__ = [
 ]
 
 _RTOL = _ATOL = 1e-6  # float32 answers pass; every mistake is off by far more
+# Bound at import: a learner's ``np.allclose = lambda *a, **k: True`` later on
+# does not change how the checker compares.
+_allclose, _isclose = np.allclose, np.isclose
+_MAX_ITEMS = 10_000  # a list or tuple longer than this is refused before reading
 
 # Where each topic is taught: (notebook, section), the section being a "## "
 # heading of that notebook or its part before a colon (tests check they exist).
@@ -96,10 +100,37 @@ def _type_name(value):
         return "value"
 
 
+def _too_long(value, shape):
+    """What is far too long in ``value`` (a list or tuple, or one of its items),
+    else None: such an answer is refused before it is formatted or read."""
+    if not isinstance(value, list | tuple):
+        return None
+    limit = max(_MAX_ITEMS, *shape)
+    kind = type(value).__name__
+    if len(value) > limit:
+        return f"a {kind} holding {len(value)} items"
+    for index, item in enumerate(value[:limit]):
+        if isinstance(item, list | tuple) and len(item) > limit:
+            return f"a {kind} whose item {index} holds {len(item)} items"
+    return None
+
+
+def _start_repr(value):
+    """``repr(value)``, of only the first 30 items of a long list or tuple (the
+    message shows 70 characters)."""
+    if isinstance(value, list | tuple) and len(value) > 30:
+        text = repr(value[:30])
+        return f"{text[:-1]}, ...{text[-1]}"
+    return repr(value)
+
+
 def _coerce(value, shape):
     if value is None:
         return None, "None (is a `return` missing?)"
-    text = " ".join(repr(value).split())  # one line, even for an array
+    too_long = _too_long(value, shape)
+    if too_long is not None:
+        return None, f"{too_long}, far more than shape {shape} holds"
+    text = " ".join(_start_repr(value).split())  # one line, even for an array
     text = text if len(text) <= 70 else text[:67] + "..."
     try:
         array = np.asarray(value)
@@ -215,7 +246,7 @@ class Stop(Exception):
 
 
 def close(a, b):
-    return a.shape == b.shape and np.allclose(a, b, rtol=_RTOL, atol=_ATOL)
+    return a.shape == b.shape and bool(_allclose(a, b, rtol=_RTOL, atol=_ATOL))
 
 
 def see(key):
@@ -285,7 +316,7 @@ def _call_failed(name, case, error):
 
 
 def _shape_hint(value, shape):
-    if not isinstance(value, list | tuple | np.ndarray):
+    if not isinstance(value, list | tuple | np.ndarray) or _too_long(value, shape):
         return []
     outcome = guarded_call(np.shape, (value,))  # ragged lists
     if outcome.error is not None:
@@ -311,11 +342,11 @@ def first_difference(case, answer, what="the answer"):
     expected = case.expected
     lines = [f"Tried:    {case.call}"]
     if expected.ndim == 2:
-        row = int(np.flatnonzero(~np.isclose(answer, expected, _RTOL, _ATOL))[0])
+        row = int(np.flatnonzero(~_isclose(answer, expected, _RTOL, _ATOL))[0])
         row //= expected.shape[1]
         lines.append(f"Row {row} of {what}:")
         expected, answer = expected[row], answer[row]
-    columns = np.flatnonzero(~np.isclose(answer, expected, _RTOL, _ATOL))
+    columns = np.flatnonzero(~_isclose(answer, expected, _RTOL, _ATOL))
     return [
         *lines,
         f"Expected: {show(expected)}",
@@ -338,10 +369,10 @@ def _angle_report(name, case, answer):
         return []
     expected, pos = case.expected, case.args[0]
     if expected.ndim == 2:
-        row = int(np.flatnonzero(~np.isclose(answer, expected, _RTOL, _ATOL))[0])
+        row = int(np.flatnonzero(~_isclose(answer, expected, _RTOL, _ATOL))[0])
         row //= expected.shape[1]
         expected, answer, pos = expected[row], answer[row], pos[row]
-    column = int(np.flatnonzero(~np.isclose(answer, expected, _RTOL, _ATOL))[0])
+    column = int(np.flatnonzero(~_isclose(answer, expected, _RTOL, _ATOL))[0])
     pair, d = column // 2, expected.shape[0]
     angle = pos * frequencies(d)[pair]
     sine, cosine = answer[2 * pair], answer[2 * pair + 1]
@@ -352,7 +383,7 @@ def _angle_report(name, case, answer):
         f"{format_number(angle)} rad",
     ]
     radius = sine**2 + cosine**2
-    if not np.isclose(radius, 1.0, rtol=0, atol=1e-4):
+    if not _isclose(radius, 1.0, rtol=0, atol=1e-4):
         return [
             *lines,
             f"  Your columns ({format_number(sine)}, {format_number(cosine)}) are not "

@@ -14,7 +14,10 @@ How the limit is enforced
     fires again every 0.05 s, and from the second time on every line of the
     learner's code raises it (a trace function), so neither can a bare
     ``except`` in a loop (nested ones in several loops can still hold out: the
-    command line then exits with a message 2 s later). It costs about 0.15 ms
+    command line then exits with a message 2 s later; and since the learner's
+    code can also turn the alarm off, ``posenc run --solution`` runs it in a
+    child process that its parent kills when it goes silent, see
+    ``_child_run``). It costs about 0.15 ms
     a call (a check makes 5 to 20 calls and takes 10 to 40 ms in all). A loop
     inside one C call (numpy on a huge array) is only stopped when it returns.
     Elsewhere (Windows, a worker thread, or when a timer is already running,
@@ -35,6 +38,7 @@ __all__ = [
     "TimeLimitExceeded",
     "guarded_call",
     "last_resort",
+    "on_call",
     "why",
 ]
 
@@ -42,6 +46,7 @@ TIME_LIMIT = 5.0
 """Seconds one call of the learner's function may take (the checkers' cases and
 a script's queries are tiny: the right answer takes well under a millisecond)."""
 
+_MESSAGE_LIMIT = 1.0  # seconds to turn an exception into its message
 _REFIRE = 0.05  # seconds between repeated alarms once the limit has passed
 _GIVE_UP = 2.0  # seconds past the limit after which last_resort is called
 
@@ -49,6 +54,10 @@ last_resort = None
 """Called (with the limit) if a call still runs 2 s past its limit, having
 swallowed every TimeLimitExceeded (nested bare ``except`` clauses): the command
 line sets it to print a message and exit; in a notebook it stays None."""
+
+on_call = None
+"""Called with no argument as each guarded call starts and as it ends: the child
+process of ``posenc run --solution`` sets it to tell its parent it is alive."""
 
 
 class TimeLimitExceeded(BaseException):  # noqa: N818 - reads as an event, like SystemExit
@@ -104,9 +113,15 @@ def guarded_call(fn, args=(), time_limit=None):
     'TimeLimitExceeded'
     """
     limit = TIME_LIMIT if time_limit is None else _check_limit(time_limit)
-    if _alarm_available():
-        return _call_with_alarm(fn, args, limit)
-    return _call_in_thread(fn, args, limit)
+    if on_call is not None:
+        on_call()
+    try:
+        if _alarm_available():
+            return _call_with_alarm(fn, args, limit)
+        return _call_in_thread(fn, args, limit)
+    finally:
+        if on_call is not None:
+            on_call()
 
 
 def _call_with_alarm(fn, args, limit):
@@ -114,6 +129,8 @@ def _call_with_alarm(fn, args, limit):
     started = time.monotonic()
 
     def on_alarm(signum, frame):
+        if done:  # a late alarm, already being disarmed: nothing to stop
+            return
         alarms.append(signum)
         overtime = time.monotonic() - started - limit
         if overtime > _GIVE_UP and last_resort is not None:
@@ -135,9 +152,7 @@ def _call_with_alarm(fn, args, limit):
         try:
             value = fn(*args)
         finally:
-            done.append(True)  # this frame is never traced: safe to run
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            sys.settrace(old_trace)
+            _disarm(done, old_trace)
         return Outcome(value=value)
     except KeyboardInterrupt as exc:
         if interrupted:  # Ctrl-C at the keyboard, not the learner's raise
@@ -146,9 +161,24 @@ def _call_with_alarm(fn, args, limit):
     except BaseException as exc:  # noqa: BLE001 - the point: nothing escapes
         return Outcome(error=exc)
     finally:
+        _disarm(done, old_trace)  # again: an alarm may have cut the first short
         signal.signal(signal.SIGALRM, old_alarm)
         if old_interrupt is signal.default_int_handler:
             signal.signal(signal.SIGINT, old_interrupt)
+
+
+def _disarm(done, old_trace):
+    """Stop the timer and the tracer, even if an alarm interrupts this: a timer
+    left running would kill the process with its next SIGALRM, once the old
+    handler (SIG_DFL) is back. This frame is never traced."""
+    while True:
+        try:
+            done.append(True)  # from here on, an alarm raises nothing
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.settrace(old_trace)
+            return
+        except TimeLimitExceeded:  # raised before ``done`` was seen: go again
+            pass
 
 
 def _raise_on_every_line(frame, limit, done):
@@ -208,9 +238,9 @@ def why(error):
         limit = error.args[0] if error.args else TIME_LIMIT
         return f"no answer within {limit:g} s (the time limit; an endless loop?)"
     name = type(error).__name__
-    try:
-        text = str(error)
-    except BaseException:  # noqa: BLE001 - a message that raises
+    shown = guarded_call(str, (error,), _MESSAGE_LIMIT)  # it may raise, or loop
+    text = shown.value if isinstance(shown.value, str) else ""
+    if shown.error is not None or not isinstance(shown.value, str):
         text = "(its message could not be shown)"
     text = " ".join(text.split())
     text = text if len(text) <= 200 else text[:197] + "..."

@@ -13,7 +13,10 @@ Your function may return a list, a tuple or a numpy array. If it raises, the
 error's type and message are reported, never raised through (``sys.exit()`` and
 ``KeyboardInterrupt`` included); a stub that raises ``NotImplementedError`` is
 reported as "not implemented yet". Each call has a time limit (default 5 s): an
-endless loop is reported as "did not finish in time", not waited for.
+endless loop is reported as "did not finish in time", not waited for. Each check
+runs in a forked copy of your process (:mod:`._isolation`), so nothing your
+function does (turn off the alarm, end the process with ``os._exit``) can hang
+or kill the caller, a notebook kernel included; what it prints is shown.
 
 API
 ---
@@ -56,6 +59,7 @@ from ._checking import (
     see,
     show,
 )
+from ._isolation import run_check
 from ._time_limit import guarded_call, why
 
 __all__ = [
@@ -147,6 +151,11 @@ def check_pos_encoding(fn, *, time_limit=None):
     pos_encoding: not right yet; this is the mistake 'sine-only'.
     """
     _check_callable(fn)
+    return run_check("pos_encoding", _check_pos_encoding, fn, time_limit)
+
+
+def _check_pos_encoding(fn, *, time_limit=None):
+    """The check itself, run in a child process by :func:`check_pos_encoding`."""
     cases = _pos_encoding_cases()
     try:
         answers = [run_case("pos_encoding", fn, case, time_limit)[2] for case in cases]
@@ -192,6 +201,8 @@ def _row_hint(case, answer):
 
 def _changes(before, after, limit=3):
     """Lines showing the rows of a table that differ, before and after."""
+    if before.shape != after.shape:  # resized in place
+        return [f"  its shape went from {before.shape} to {after.shape}."]
     rows = np.flatnonzero(~((before == after) | (np.isnan(before) & np.isnan(after))))
     rows = np.unique(rows // before.shape[1])
     lines = []
@@ -304,6 +315,11 @@ def check_lookup(fn, *, time_limit=None):
     True
     """
     _check_callable(fn)
+    return run_check("lookup", _check_lookup, fn, time_limit)
+
+
+def _check_lookup(fn, *, time_limit=None):
+    """The check itself, run in a child process by :func:`check_lookup`."""
     cases = _lookup_cases()
     answers = []
     try:
@@ -389,6 +405,13 @@ def check_sinusoidal_positions(fn, *, time_limit=None):
     sinusoidal_positions: not implemented yet.
     """
     _check_callable(fn)
+    return run_check(
+        "sinusoidal_positions", _check_sinusoidal_positions, fn, time_limit
+    )
+
+
+def _check_sinusoidal_positions(fn, *, time_limit=None):
+    """The check itself, run in a child process by the public checker."""
     cases = _positions_cases()
     try:
         answers = [

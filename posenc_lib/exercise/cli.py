@@ -14,11 +14,17 @@ traceback, and the exit status is 2; what was printed before stays printed.
 file of yours (the library's own is used for a name the file does not define).
 Each call of yours has a time limit (``--time-limit``, default 5 s); whatever it
 raises, ``sys.exit()`` and ``KeyboardInterrupt`` included, is a ``line N:``
-error.
+error. Your file runs in a child process that this command watches
+(:mod:`._child_run`): if it ends early (``os._exit()``, a crash) or closes
+standard output, that is an error (exit 2), never a short success; if it shows
+no sign of life for the time limit plus 4 s (it turned off or ignored the
+alarm), it is killed, with whatever it started, and that is an error too. A
+Ctrl-C always ends the run with 130, whatever your code does with it.
 
 Exit status: 0 when every line ran; 2 for a bad line, an unreadable or too
-large script (over 8 MiB), a solution that cannot be loaded, or output that
-cannot be written (standard output closed or full); 130 when interrupted with
+large script (over 8 MiB), a solution that cannot be loaded, ends the process
+early or runs past its time limit, or output that cannot be written (standard
+output closed or full); 130 when interrupted with
 Ctrl-C; 141 when the reader of the output goes away (``| head -1``), quietly.
 No input and no state of the streams gives a Python traceback.
 """
@@ -28,7 +34,7 @@ import importlib.util
 import os
 import sys
 
-from . import _time_limit
+from . import _child_run, _time_limit
 from ._time_limit import TIME_LIMIT, guarded_call, why
 from .commands import MAX_SCRIPT_CHARS, CommandError, iter_commands
 
@@ -142,18 +148,27 @@ def _silence_stdout():
         pass
 
 
-def _give_up(limit):
-    """The last resort for code that swallows every timeout: exit at once."""
+def say_gave_up(limit):
+    """Tell that the learner's code swallowed every timeout (then it is ended)."""
     _say(
         f"posenc: your function ran past the time limit ({limit:g} s) and did "
         "not stop when told to (does it catch every exception?)."
     )
+
+
+def _give_up(limit):
+    """The last resort for code that swallows every timeout: exit at once."""
+    say_gave_up(limit)
     os._exit(_EXIT_ERROR)
 
 
-def _run(args):
-    """Run the script of ``args``; return the exit status."""
-    _time_limit.last_resort = _give_up
+def _run(args, beat):
+    """Run the script of ``args``; return the exit status.
+
+    With ``--solution`` the parent hands the script to a child process
+    (:mod:`._child_run`) and waits for its verdict; the child comes back here
+    with ``beat``, its heartbeat, and runs the learner's functions.
+    """
     if sys.stdout is None:
         raise _Refused("posenc: standard output is closed: nowhere to print to.")
     if not 0 < args.time_limit <= 3600:
@@ -161,27 +176,57 @@ def _run(args):
             f"posenc: --time-limit {args.time_limit:g}, must be in (0, 3600]."
         )
     text = _read_script(args.file)
-    functions = _load_solution(args.solution, args.time_limit) if args.solution else {}
-    try:
-        for line in iter_commands(text, **functions, time_limit=args.time_limit):
-            print(line, flush=True)
-    except CommandError as exc:
+    if args.solution and beat is None:  # the parent: the child runs the solution
         sys.stdout.flush()
+        status, message = _child_run.run_in_child(text, args.solution, args.time_limit)
+        return status if message is None else _fail(message)
+    out = sys.stdout  # held before the solution runs: it may replace sys.stdout
+    functions = _load_solution(args.solution, args.time_limit) if args.solution else {}
+    lines = iter_commands(text, **functions, time_limit=args.time_limit)
+    return _print_lines(lines, out, beat)
+
+
+def _print_lines(lines, out, beat=None):
+    """Print each line to ``out`` as it comes; the exit status (2 at a bad line).
+
+    ``out`` is standard output as it was before the solution ran, so a solution
+    that sets ``sys.stdout`` to something else loses no line; one that closes
+    it is an error.
+    """
+    try:
+        for line in lines:
+            print(line, file=out, flush=True)
+            if beat is not None:
+                beat()
+    except CommandError as exc:
+        if not getattr(out, "closed", False):
+            out.flush()
         return _fail(str(exc))
+    except ValueError:  # print to a closed file
+        if not getattr(out, "closed", False):
+            raise
+        return _fail(
+            "posenc: standard output was closed (by your solution?) before the "
+            "script was done: its output is incomplete."
+        )
     return 0
 
 
-def run_main(args):
+def run_main(args, *, beat=None, give_up=_give_up):
     """Run ``posenc run`` for parsed ``args``; return the exit status.
+
+    ``beat`` and ``give_up`` are for the child process of ``--solution``.
 
     Returns
     -------
     int
-        0 when every line ran; 2 at the first bad line, unreadable input or
-        output that cannot be written; 130 on Ctrl-C; 141 on a closed pipe.
+        0 when every line ran; 2 at the first bad line, unreadable input,
+        output that cannot be written or lost, or a solution that ended the
+        process early; 130 on Ctrl-C; 141 on a closed pipe.
     """
+    _time_limit.last_resort = give_up
     try:
-        return _run(args)
+        return _run(args, beat)
     except _Refused as refused:
         return _fail(str(refused))
     except KeyboardInterrupt:

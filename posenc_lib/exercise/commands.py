@@ -13,7 +13,7 @@ ignored; keywords are case-insensitive; numbers are separated by whitespace::
 
 A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
 numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``). Lines
-end at ``\n`` (or ``\r\n``); a UTF-8 byte-order mark at the start is skipped.
+end at ``\n``, ``\r\n`` or ``\r``; a UTF-8 byte-order mark at the start is skipped.
 A script may hold at most :data:`MAX_SCRIPT_CHARS` characters (8 MiB), and an
 error message quotes at most a short excerpt of the offending text.
 
@@ -123,10 +123,11 @@ def _explain(exc):
 def _meaningful_lines(text):
     """``(line_number, stripped_line)`` for each line not blank nor a comment.
 
-    Lines end at ``\n`` only (``\r\n`` too, since the ``\r`` is stripped):
-    ``str.splitlines`` would also split at form feeds and other separators.
+    Lines end at ``\n``, ``\r\n`` or a lone ``\r`` (old Mac files), and nowhere
+    else: ``str.splitlines`` would also split at form feeds and other separators.
     """
-    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         if line and not line.startswith("#"):
             yield number, line
@@ -199,8 +200,10 @@ class _Interpreter:
         return [self._int_arg(text, name, min_value) for name, text in pairs]
 
     def _int_arg(self, text, name, min_value):
+        sign, body = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+        body = body.lstrip("0") or body[:1]  # zero padding is not magnitude
         try:
-            value = int(text) if len(text) <= 40 else None
+            value = int(sign + body) if len(body) <= 40 else None
         except ValueError:
             value = None
         if value is None or not -(2**63) <= value < 2**63:
