@@ -1,7 +1,8 @@
 # The README's commands. Each one sets up .venv first, so a fresh clone needs
 # nothing but Python 3 (>= 3.10) and make. scripts/setup_env.py installs uv from
-# PyPI into the environment and installs the exact versions of requirements/lock.txt
-# with it (with pip if uv cannot be installed, or POSENC_NO_UV=1).
+# PyPI into the environment and runs `uv sync --locked --extra dev` (the exact
+# versions of uv.lock); if uv cannot be installed, or POSENC_NO_UV=1, pip installs
+# requirements/lock.txt, the same versions exported from uv.lock.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -70,9 +71,10 @@ test-latest:
 	$(PYTHON) $(SETUP) .venv-latest latest
 	POSENC_COMPARE_PNG=0 .venv-latest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
 
-# Regenerate requirements/lock.txt, oldest.txt and minimums.txt after a change of
-# pyproject.toml (keeps every locked version that still fits); UPGRADE=1 moves
-# everything to its newest release (between semesters, then run make test).
+# Regenerate uv.lock (uv lock), requirements/lock.txt (uv export of it, for pip and
+# conda users), oldest.txt and minimums.txt after a change of pyproject.toml (keeps
+# every locked version that still fits); UPGRADE=1 moves everything to its newest
+# release (between semesters, then run make test).
 lock:
 	$(PYTHON) $(SETUP) --lock $(if $(filter 1,$(UPGRADE)),--upgrade,)
 
@@ -126,8 +128,8 @@ format: $(STAMP)
 browser-deps: $(STAMP)
 	@bash scripts/install_browser.sh $(BIN)/python
 
-# .venv with exactly the locked versions, then this project (--no-deps -e .)
-$(STAMP): requirements/lock.txt $(SETUP_INPUTS)
+# .venv with exactly the versions of uv.lock and this project, editable
+$(STAMP): uv.lock requirements/lock.txt $(SETUP_INPUTS)
 	$(PYTHON) $(SETUP) $(VENV) locked
 	touch $(STAMP)
 

@@ -1,15 +1,16 @@
 """The environments the course installs: the locks, environment.yml, and this one.
 
-``requirements/lock.txt`` (``make lab``, ``make test``, CI) and
-``requirements/oldest.txt`` (``make test-oldest``) are written by ``make lock``
-from ``pyproject.toml``; environment.yml is the conda route to the same
-packages. These tests keep the four in agreement, and check that the
-environment running them holds exactly the versions it was set up with.
+``uv.lock`` (``make lab``, ``make test``, CI), its export for pip
+``requirements/lock.txt``, and ``requirements/oldest.txt`` (``make test-oldest``)
+are written by ``make lock`` from ``pyproject.toml``; environment.yml is the
+conda route to the same packages. These tests keep the five in agreement, and
+check that the environment running them holds exactly the versions it was set
+up with. How setup_env.py makes the environments: test_setup_env.py.
 """
 
 import importlib.metadata
-import importlib.util
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -17,17 +18,12 @@ import pytest
 from packaging.markers import Marker, default_environment
 from packaging.requirements import Requirement
 from packaging.version import Version
+from setup_env_script import ROOT, setup_env
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: pytest itself depends on tomli there
     import tomli as tomllib
-
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "scripts" / "setup_env.py"
-_spec = importlib.util.spec_from_file_location("setup_env", SCRIPT)
-setup_env = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(setup_env)
 
 PYTHONS = ["3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]
 PLATFORMS = {"linux": ("Linux", "posix"), "darwin": ("Darwin", "posix")}
@@ -143,32 +139,44 @@ def min_version(requirement):
     return Version(bound.version)
 
 
-# --- the installer ------------------------------------------------------------
+# --- uv.lock and its export for pip, requirements/lock.txt ----------------------
+
+UV = setup_env.program(Path(sys.prefix), "uv")  # installed by scripts/setup_env.py
+NO_UV = "uv is not in this environment (the conda route, or POSENC_NO_UV=1)"
 
 
-def test_pip_installs_with_a_one_line_notice_when_uv_cannot_be(
-    tmp_path, capsys, monkeypatch
-):
-    monkeypatch.delenv("POSENC_NO_UV", raising=False)
-    failing_python = "false"  # "python -m pip install uv" fails at once
-    command = setup_env.installer(tmp_path, failing_python)
-    assert command == ["false", "-m", "pip", "install", "--quiet"]
-    notice = f"Could not install {setup_env.UV} from PyPI: installing with pip"
-    assert capsys.readouterr().out == f"{notice} (slower).\n"
+def _uv_lock_versions():
+    """``{(name, Version)}``: every package of uv.lock but the project itself."""
+    with open(ROOT / setup_env.UV_LOCK, "rb") as file:
+        packages = tomllib.load(file)["package"]
+    project = _pyproject()["name"]
+    return {
+        (p["name"], Version(p["version"])) for p in packages if p["name"] != project
+    }
 
 
-def test_posenc_no_uv_forces_pip(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("POSENC_NO_UV", "1")
-    assert setup_env.installer(tmp_path, sys.executable)[1:3] == ["-m", "pip"]
-    assert capsys.readouterr().out.count("\n") == 1
+def test_lock_txt_pins_exactly_the_versions_of_uv_lock():
+    pins = {(name, version) for name, version, _ in _lock(setup_env.LOCK)}
+    assert len(pins) > 100 and pins == _uv_lock_versions()
 
 
-def test_uv_already_in_the_environment_is_used(tmp_path, monkeypatch):
-    monkeypatch.delenv("POSENC_NO_UV", raising=False)
-    (tmp_path / "bin").mkdir()
-    (tmp_path / "bin" / "uv").touch()
-    command = setup_env.installer(tmp_path, "false")
-    assert command[:3] == [str(tmp_path / "bin" / "uv"), "pip", "install"]
+def _uv(*arguments):
+    command = [str(UV), *arguments, "--quiet", "--offline"]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+
+
+@pytest.mark.skipif(not UV.exists(), reason=NO_UV)
+def test_lock_txt_is_what_uv_exports_from_uv_lock():
+    exported = _uv(*setup_env.EXPORT)
+    assert exported.returncode == 0, exported.stderr
+    text = (ROOT / setup_env.LOCK).read_text()
+    assert text == setup_env.LOCK_HEADER + exported.stdout, "run make lock"
+
+
+@pytest.mark.skipif(not UV.exists(), reason=NO_UV)
+def test_uv_lock_is_up_to_date_with_pyproject():
+    checked = _uv("lock", "--check")
+    assert checked.returncode == 0, f"run make lock: {checked.stderr}"
 
 
 # --- environment.yml ---------------------------------------------------------

@@ -1,0 +1,217 @@
+"""How scripts/setup_env.py makes an environment, on any learner's machine.
+
+The installer it picks (uv, or pip after a notice), an old Python refused before
+anything is created, a ``.venv`` of another Python made again, and Windows'
+``Scripts\\`` layout. The locks themselves: test_environment.py.
+"""
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import PurePosixPath, PureWindowsPath
+
+import pytest
+from setup_env_script import ROOT, SCRIPT, setup_env
+
+THIS_PYTHON = "{}.{}".format(*sys.version_info[:2])
+TOO_OLD = (3, 9, 18, "final", 0)
+
+
+def _old_python_sentence(executable):
+    return (
+        f"This course needs Python 3.10 or newer, but {executable} is Python 3.9.18: "
+        "install Python 3.10 or newer (python.org, Homebrew, your package manager, "
+        "or `uv python install 3.12`) and point make at it, for example "
+        "`make lab PYTHON=python3.12`."
+    )
+
+
+# --- the installer ------------------------------------------------------------
+
+
+def test_pip_installs_the_exported_lock_with_a_notice_when_uv_cannot_be(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.delenv("POSENC_NO_UV", raising=False)
+    failing_python = "false"  # "python -m pip install uv" fails at once
+    commands = setup_env.install_commands(tmp_path, failing_python, "locked")
+    pip = ["false", "-m", "pip", "install", "--quiet"]
+    assert commands == [pip + ["-r", setup_env.LOCK], pip + ["--no-deps", "-e", "."]]
+    notice = f"Could not install {setup_env.UV} from PyPI: installing with pip"
+    assert capsys.readouterr().out == f"{notice} (slower).\n"
+
+
+def test_posenc_no_uv_forces_pip(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("POSENC_NO_UV", "1")
+    (command, _) = setup_env.install_commands(tmp_path, sys.executable, "locked")
+    assert command[1:3] == ["-m", "pip"]
+    assert capsys.readouterr().out.count("\n") == 1
+
+
+@pytest.fixture
+def venv_with_uv(tmp_path, monkeypatch):
+    monkeypatch.delenv("POSENC_NO_UV", raising=False)
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "uv").touch()
+    return tmp_path
+
+
+def test_locked_is_uv_sync_of_uv_lock_with_the_dev_extra(venv_with_uv):
+    (command,) = setup_env.install_commands(venv_with_uv, "false", "locked")
+    assert command[:5] == [str(venv_with_uv / "bin" / "uv"), "sync", "--locked"] + [
+        "--extra",
+        "dev",
+    ]
+    assert "--no-python-downloads" in command  # never a Python of uv's choosing
+
+
+def test_oldest_installs_requirements_oldest_with_uv_pip(venv_with_uv):
+    install, project = setup_env.install_commands(venv_with_uv, "false", "oldest")
+    assert install[1:3] == ["pip", "install"]
+    assert install[-2:] == ["-r", setup_env.OLDEST]
+    assert project[-3:] == ["--no-deps", "-e", "."]
+
+
+# --- an old Python, a stale .venv ---------------------------------------------
+
+
+def test_an_old_python_is_refused_with_one_sentence():
+    with pytest.raises(SystemExit) as refused:
+        setup_env.check_python(TOO_OLD, "/usr/bin/python3")
+    assert str(refused.value) == _old_python_sentence("/usr/bin/python3")
+
+
+@pytest.mark.parametrize("version", [(3, 10, 0), (3, 13, 1), (4, 0, 0)])
+def test_a_supported_python_passes(version):
+    assert setup_env.check_python(version, "python3") is None
+
+
+@pytest.fixture
+def old_python(tmp_path):
+    """A fake Python 3.9: this Python, told by a sitecustomize that it is 3.9.18.
+
+    (Still this Python underneath: only the refusal can be tried with it.)
+    """
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    python = fake / "python3.9"
+    told = f"sys.version_info = {TOO_OLD}\nsys.executable = {str(python)!r}\n"
+    (fake / "sitecustomize.py").write_text("import sys\n" + told)
+    python.write_text(f'#!/bin/sh\nPYTHONPATH={fake} exec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+    return python
+
+
+def test_the_fake_old_python_says_it_is_3_9(old_python):
+    code = "import sys; print(sys.version_info[:3])"
+    said = subprocess.run([old_python, "-c", code], capture_output=True, text=True)
+    assert said.stdout == "(3, 9, 18)\n"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_refuses_an_old_python_before_creating_the_venv(old_python, tmp_path):
+    venv = tmp_path / "venv"
+    make = ["make", "-C", str(ROOT), f"{venv}/.installed", f"VENV={venv}"]
+    refused = subprocess.run(
+        [*make, f"PYTHON={old_python}"], capture_output=True, text=True
+    )
+    assert refused.returncode != 0
+    assert _old_python_sentence(old_python) + "\n" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert not venv.exists()
+
+
+def _fake_venv(venv, version, layout="bin", python="python"):
+    """A folder that looks like a venv of Python ``version``, with a marker file."""
+    (venv / layout).mkdir(parents=True)
+    (venv / layout / python).touch()
+    (venv / "pyvenv.cfg").write_text(f"home = /usr/bin\nversion = {version}.7\n")
+    (venv / "marker").touch()
+    return venv
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """The commands setup_env would run, recorded instead of run."""
+    commands = []
+    monkeypatch.setattr(
+        setup_env, "run", lambda *command, **_: commands.append(command)
+    )
+    return commands
+
+
+def test_a_venv_of_another_python_is_made_again(tmp_path, runs, capsys):
+    venv = _fake_venv(tmp_path / ".venv", "3.9")
+    assert setup_env.ensure_venv(venv) == venv / "bin" / "python"
+    assert runs == [(sys.executable, "-m", "venv", str(venv))]
+    assert not (venv / "marker").exists()
+    said = f"{venv} was made by Python 3.9, not {THIS_PYTHON}: making it again.\n"
+    assert capsys.readouterr().out == said
+
+
+def test_a_venv_of_this_python_is_reused(tmp_path, runs):
+    venv = _fake_venv(tmp_path / ".venv", THIS_PYTHON)
+    assert setup_env.ensure_venv(venv) == venv / "bin" / "python"
+    assert runs == [] and (venv / "marker").exists()
+
+
+def test_a_folder_that_is_no_venv_is_left_alone(tmp_path, runs):
+    (tmp_path / "notes.txt").touch()
+    with pytest.raises(SystemExit, match="is not a virtual environment"):
+        setup_env.ensure_venv(tmp_path)
+    assert runs == [] and (tmp_path / "notes.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("config", "version"),
+    [
+        ("home = /usr/bin\nversion = 3.11.7\n", "3.11"),  # python -m venv
+        ("implementation = CPython\nversion_info = 3.12.3\n", "3.12"),  # uv venv
+        ("home = /usr/bin\n", None),
+    ],
+    ids=["venv", "uv-venv", "no-version"],
+)
+def test_the_python_of_a_venv_is_read_from_pyvenv_cfg(tmp_path, config, version):
+    (tmp_path / "pyvenv.cfg").write_text(config)
+    assert setup_env.venv_python_version(tmp_path) == version
+
+
+# --- Windows -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("venv", "os_name", "expected"),
+    [
+        (PureWindowsPath(r"C:\course\.venv"), "nt", r"C:\course\.venv\Scripts\uv.exe"),
+        (
+            PurePosixPath("/home/me/course/.venv"),
+            "posix",
+            "/home/me/course/.venv/bin/uv",
+        ),
+    ],
+    ids=["windows", "posix"],
+)
+def test_programs_are_found_where_venv_puts_them(venv, os_name, expected):
+    assert str(setup_env.program(venv, "uv", os_name)) == expected
+
+
+def test_a_windows_venv_is_reused_and_its_uv_found(tmp_path, runs, monkeypatch):
+    monkeypatch.setattr(setup_env, "OS_NAME", "nt")
+    monkeypatch.delenv("POSENC_NO_UV", raising=False)
+    venv = _fake_venv(tmp_path / ".venv", THIS_PYTHON, "Scripts", "python.exe")
+    (venv / "Scripts" / "uv.exe").touch()
+    python = setup_env.ensure_venv(venv)
+    assert python == venv / "Scripts" / "python.exe" and runs == []
+    (command,) = setup_env.install_commands(venv, python, "locked")
+    assert command[:2] == [str(venv / "Scripts" / "uv.exe"), "sync"]
+
+
+def test_the_script_parses_on_the_pythons_it_refuses():
+    """No syntax newer than Python 3.7, so an old Python gets the sentence."""
+    ast.parse(SCRIPT.read_text(), feature_version=(3, 7))
+
+
+def test_syntax_of_a_newer_python_would_be_caught():
+    with pytest.raises(SyntaxError):
+        ast.parse("if (n := 3):\n    pass\n", feature_version=(3, 7))
