@@ -90,7 +90,7 @@ def _box_start():
         run_sync(manager.start_kernel)(cwd=box, extra_arguments=[WARM_UP])
         client = manager.client()
         client.start_channels()
-        client.wait_for_ready(timeout=60)
+        run_sync(client.wait_for_ready)(timeout=60)
         seconds = time.perf_counter() - started
         client.stop_channels()
         run_sync(manager.shutdown_kernel)(now=True)

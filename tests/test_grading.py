@@ -644,3 +644,49 @@ def test_every_file_gets_rows_under_a_name_of_its_own(tmp_path):
     }  # fmt: skip
     pages = list((tmp_path / "out" / "feedback").glob("*.html"))
     assert len(pages) == 6
+
+
+_IN_THE_BOX = r"""
+import json, os, socket, sys
+seen = {"pids": sorted(p for p in os.listdir("/proc") if p.isdigit())}
+seen["env"] = sorted(os.environ)
+seen["hidden"] = [os.path.exists(p) for p in sys.argv[1:]]
+try:
+    socket.create_connection(("127.0.0.1", 22), timeout=2)
+    seen["network"] = True
+except OSError:
+    seen["network"] = False
+written = []
+for path in ("/usr/posenc-x", os.path.expanduser("~root/posenc-x"), "own-file"):
+    try:
+        open(path, "w").close()
+        written.append(path)
+    except OSError:
+        pass
+seen["written"] = written
+import posenc_lib
+seen["library"] = [hasattr(posenc_lib, "positional"), posenc_lib.__doc__[:10]]
+print(json.dumps(seen))
+"""
+
+
+@needs_box
+def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path):
+    from posenc_lib.grading.box import box_command, make_stub
+
+    box, run = tmp_path / "box", tmp_path / "run"
+    box.mkdir(), run.mkdir()
+    secret = tmp_path / "submissions"
+    secret.mkdir()
+    command = [*box_command(box, make_stub(run)), sys.executable, "-c", _IN_THE_BOX,
+               str(secret), str(run), str(ROOT / "README.md"),
+               str(ROOT / "posenc_lib" / "positional.py")]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=box)
+    seen = json.loads(done.stdout)
+    assert seen["pids"] == ["1", "2"]  # bwrap's init and this process
+    assert seen["env"] == ["HOME", "LANG", "MPLBACKEND", "PATH", "PWD",
+                           "PYTHONDONTWRITEBYTECODE"]  # fmt: skip
+    assert seen["hidden"] == [False] * 4
+    assert seen["network"] is False
+    assert seen["written"] == ["own-file"]
+    assert seen["library"] == [False, "``posenc_l"]  # the stand-ins' docstring

@@ -118,11 +118,16 @@ def box_command(box, stub):
     """
     box = str(Path(box).resolve())
     venv_bin = str(Path(sys.prefix) / "bin")
+    # first the private /tmp and the box's parent (so "../" is private too), then
+    # what is bound: a tmpfs mounted later would hide a venv or the stub under it
+    private = ["/tmp", *{str(Path(box).parent)} - {"/tmp"}]
+    scratch = [arg for path in private
+               for arg in ("--size", str(TMP_BYTES), "--tmpfs", path)]  # fmt: skip
     return [
         shutil.which("bwrap") or "bwrap",
         "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+        "--dev", "/dev", "--proc", "/proc", *scratch,
         *_system_mounts(), *_python_mounts(stub),
-        "--dev", "/dev", "--proc", "/proc", "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
         "--bind", box, box, "--remount-ro", "/", "--chdir", box,
         "--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8",
         "--setenv", "PATH", f"{venv_bin}:/usr/bin:/bin",
@@ -163,3 +168,7 @@ class BoxKernelManager(AsyncKernelManager):
     @default("ip")
     def _ip_default(self):
         return str(Path(self.box) / "k")
+
+    @default("connection_file")
+    def _connection_file_default(self):
+        return str(Path(self.box) / ".posenc-kernel.json")

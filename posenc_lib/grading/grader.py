@@ -5,13 +5,15 @@
 
 A submission is a learner's copy of ``notebooks/05_exercise.ipynb``: a notebook
 file (the learner is its file name without ``.ipynb``) or a folder holding one
-(the learner is the folder's name). Each one is run in a kernel of its own, in
-a fresh temporary working directory; then every task's checker
-(``check_lookup``, ``check_pos_encoding``, ``check_sinusoidal_positions``) runs
-on the learner's function in that kernel. Each job has one worker process
-(:mod:`posenc_lib.grading._grade_worker`) that grades its learners one after
-another and starts each next kernel ahead; no kernel is used for two learners.
-Written:
+(the learner is the folder's name). Every submission is copied first; each
+copy is run in a kernel of its own, in a box of its own
+(:mod:`posenc_lib.grading.box`); then the kernel runs the learner's functions on
+the inputs of each task's checker (``check_lookup``, ``check_pos_encoding``,
+``check_sinusoidal_positions``) and the checker judges the results here, in the
+grader's own processes (:mod:`posenc_lib.grading.verdicts`). Each job has one
+worker process (:mod:`posenc_lib.grading._grade_worker`) that grades its
+learners one after another and starts each next kernel ahead; no kernel is used
+for two learners. Written:
 
 - ``DIR/grades.csv``: one row per learner and task, with the columns
   ``learner, task, passed, mistake, convention, seconds, message``;
