@@ -12,6 +12,7 @@ What is where:
 - :mod:`~posenc_lib.grading.grader`: :func:`grade`, :func:`merge`, the CSV and
   the feedback pages;
 - :mod:`~posenc_lib.grading.limits`: the graded tasks and :class:`Limits`;
+- :mod:`~posenc_lib.grading.submissions`: a readable, unique learner per file;
 - :mod:`~posenc_lib.grading.cli`: the ``posenc grade`` command line;
 - :mod:`~posenc_lib.grading.kernel`: kernels of this Python, shared with
   ``scripts/run_notebooks.py``;
