@@ -690,3 +690,30 @@ def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path)
     assert seen["network"] is False
     assert seen["written"] == ["own-file"]
     assert seen["library"] == [False, "``posenc_l"]  # the stand-ins' docstring
+
+
+def test_the_stand_ins_offer_every_name_the_exercise_offers():
+    import posenc_lib
+    import posenc_lib.exercise
+    from posenc_lib.grading import _stub
+    from posenc_lib.grading._stub import exercise as stub_exercise
+
+    real = set(posenc_lib.exercise.__all__)
+    assert real <= set(stub_exercise.__all__)
+    assert real & set(posenc_lib.__all__) <= set(_stub.__all__)
+
+
+@needs_box
+def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
+    """What the learner's notebook imports at its top is there, inert."""
+    from posenc_lib.grading.box import box_command, make_stub
+
+    nb = json.loads((ROOT / "notebooks" / "05_exercise.ipynb").read_text("utf-8"))
+    setup = next("".join(c["source"]) for c in nb["cells"]
+                 if "setup_notebook()" in "".join(c["source"]))  # fmt: skip
+    (tmp_path / "box").mkdir()
+    command = [*box_command(tmp_path / "box", make_stub(tmp_path)), sys.executable,
+               "-c", setup + "\nprint(check_lookup(None))"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "lookup: checked by the grader after the notebook has run.\n"

@@ -19,6 +19,7 @@ posenc_lib.grading._stub.ReferenceNotAvailable: posenc_lib's own pos_encoding is
 """  # noqa: E501
 
 from .exercise import (
+    CheckResult,
     CommandError,
     check_lookup,
     check_pos_encoding,
@@ -27,6 +28,7 @@ from .exercise import (
 )
 
 __all__ = [
+    "CheckResult",
     "CommandError",
     "ReferenceNotAvailable",
     "check_lookup",
