@@ -54,9 +54,11 @@ test-oldest: .venv-oldest/.installed
 # processes (grading, the CLI's signals, the wheel, the environments, the site),
 # and the figures' geometry and widgets (what they draw is the library's numbers,
 # tested here, and their pictures are compared here by nbval).
-BASELINE_SKIP := tests/browser tests/test_exercise_grading.py \
-	tests/test_adversarial_cli.py tests/test_wheel.py tests/test_packaging.py \
-	tests/test_environment.py tests/test_binder_start.py tests/test_run_notebooks.py \
+BASELINE_SKIP := tests/browser tests/test_grading.py \
+	tests/test_adversarial_cli.py tests/test_adversarial_cli_child.py \
+	tests/test_adversarial_checkers_child.py tests/test_wheel.py tests/test_packaging.py \
+	tests/test_environment.py tests/test_setup_env.py tests/test_ci_workflow.py \
+	tests/test_binder_start.py tests/test_run_notebooks.py tests/test_rooms.py \
 	tests/test_build_site.py tests/test_lecture.py $(wildcard tests/test_figures_*.py)
 test-baseline-simd: $(STAMP)
 	@features="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python scripts/simd_features.py)"; \

@@ -3,13 +3,14 @@
 Writes ``benchmarks/grading.md``:
 
 - the time to grade 100 submissions (the right answer and each of chapter 04's
-  mistakes, in turn) with ``--jobs 1`` and ``--jobs 2``;
+  mistakes, in turn) with ``--jobs 1`` and ``--jobs 2``, each kernel in its box,
+  and the same with ``--unsandboxed`` (no box), to show what the box costs;
 - the same submissions graded the straightforward way, as a reference: for each
   one a fresh Python process runs the notebook and the checks with nbclient
   (what ``jupyter nbconvert --execute`` does), one after another, on the first
   ``REFERENCE_COUNT`` of them;
-- what one submission costs: starting a worker process, starting a kernel, the
-  notebook's own run, and the checks.
+- what one submission costs: starting a worker process, starting a kernel (bare,
+  warm, warm in a box), the notebook's own run, and the checks.
 
     python benchmarks/grading.py [--count 100] [--reference-count 20]
 """
@@ -33,14 +34,16 @@ sys.path.insert(0, str(HERE.parent / "scripts"))
 from make_submissions import POS_ENCODING_KINDS, make_notebook, write_submissions  # noqa: E402
 
 from posenc_lib.grading import TASKS  # noqa: E402
-from posenc_lib.grading._grade_worker import WARM_UP  # noqa: E402
-from posenc_lib.grading.kernel import CurrentEnvKernelManager  # noqa: E402
+from posenc_lib.grading.box import BoxKernelManager, make_stub  # noqa: E402
+from posenc_lib.grading.kernel import WARM_UP, CurrentEnvKernelManager  # noqa: E402
 
 KINDS = (*POS_ENCODING_KINDS, "added-to-table")
 CHECKS = (
-    "from posenc_lib.grading.grader import report_task\n"
-    f"[report_task(t, globals())['passed'] for t in {TASKS!r}]"
+    "from posenc_lib.exercise import checkers\n"
+    "[getattr(checkers, 'check_' + t)(globals()[t]).passed for t in "
+    f"{TASKS!r}]"
 )
+MODES = {"box": [], "unsandboxed": ["--unsandboxed"]}
 #: the reference: one fresh process per submission, nbclient, then the checks
 REFERENCE = f"""\
 import sys, tempfile
@@ -57,9 +60,9 @@ with tempfile.TemporaryDirectory() as folder:
 """
 
 
-def _grade(folder, out, jobs):
+def _grade(folder, out, jobs, mode):
     command = [sys.executable, "-m", "posenc_lib", "grade", str(folder), "--out",
-               str(out), "--jobs", str(jobs)]  # fmt: skip
+               str(out), "--jobs", str(jobs), *MODES[mode]]  # fmt: skip
     started = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True)
     return time.perf_counter() - started
@@ -79,9 +82,24 @@ def _seconds(command):
     return time.perf_counter() - started
 
 
+def _box_start():
+    """Seconds to start a warm kernel in a box, until it answers."""
+    with tempfile.TemporaryDirectory() as stub, tempfile.TemporaryDirectory() as box:
+        manager = BoxKernelManager(box=box, stub=str(make_stub(stub)))
+        started = time.perf_counter()
+        run_sync(manager.start_kernel)(cwd=box, extra_arguments=[WARM_UP])
+        client = manager.client()
+        client.start_channels()
+        run_sync(client.wait_for_ready)(timeout=60)
+        seconds = time.perf_counter() - started
+        client.stop_channels()
+        run_sync(manager.shutdown_kernel)(now=True)
+    return seconds
+
+
 def _kernel_parts(warm):
     """Seconds to start a kernel (``warm``: with the worker's imports), run the
-    right notebook in it, and run the three checks."""
+    right notebook in it, and run the three checks (in the kernel, unboxed)."""
     nb = make_notebook("right")
     manager = CurrentEnvKernelManager()
     with tempfile.TemporaryDirectory() as folder:
@@ -127,23 +145,33 @@ def main(argv=None):
             for _ in range(3)
         )
         cold, warm = _median_parts(warm=False), _median_parts(warm=True)
-        times = {1: [], 2: []}
+        boxed = statistics.median(_box_start() for _ in range(3))
+        times = {(mode, jobs): [] for jobs in (1, 2) for mode in MODES}
         for _ in range(args.rounds):  # rounds, since the machine may be shared
-            for jobs, runs in times.items():
-                runs.append(_grade(folder, Path(tmp) / f"out{jobs}", jobs))
+            for (mode, jobs), runs in times.items():  # interleaved: same load
+                out = Path(tmp) / f"out-{mode}-{jobs}"
+                runs.append(_grade(folder, out, jobs, mode))
         firsts = sorted(folder.glob("*.ipynb"))[: args.reference_count]
         reference = _reference(firsts) / len(firsts)
-    lines = _report(args, times, reference, worker_import, cold, warm, load_before)
+    parts = (worker_import, cold, warm, boxed)
+    lines = _report(args, times, reference, parts, load_before)
     (HERE / "grading.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
 
 
-def _report(args, times, reference, worker_import, cold, warm, load_before):
+def _report(args, times, reference, parts, load_before):
     count = args.count
+    worker_import, cold, warm, boxed = parts
     rows = [
-        f"| `posenc grade --jobs {jobs}` | {count} | {min(t):.1f} s ({max(t):.1f} s) "
+        f"| `posenc grade --jobs {jobs}{' --unsandboxed' * (mode != 'box')}` "
+        f"| {count} | {min(t):.1f} s ({max(t):.1f} s) "
         f"| {min(t) / count:.2f} s | {reference / (min(t) / count):.1f}× |"
-        for jobs, t in times.items()
+        for (mode, jobs), t in times.items()
+    ]
+    cost = [
+        f"{min(times['box', jobs]) / min(times['unsandboxed', jobs]) - 1:+.0%} "
+        f"with `--jobs {jobs}`"
+        for jobs in (1, 2)
     ]
     return [
         "# Grading a class: measured by `make bench-grading`",
@@ -166,6 +194,9 @@ def _report(args, times, reference, worker_import, cold, warm, load_before):
         f"| first {args.reference_count} | {reference * args.reference_count:.1f} s "
         f"| {reference:.2f} s | 1.0× |",
         "",
+        f"What the box costs (issue 23's target: under 10 %), boxed against "
+        f"`--unsandboxed` in the same run: {' and '.join(cost)}.",
+        "",
         "The target of issue 16 is under 3 minutes (180 s) for these 100 with "
         "`--jobs 2`. `--jobs 2` gains less than twofold over `--jobs 1` on 2 cores "
         "because `--jobs 1` already uses the second core part of the time: it starts "
@@ -182,7 +213,9 @@ def _report(args, times, reference, worker_import, cold, warm, load_before):
         f"| start a kernel that imports numpy, matplotlib and posenc_lib first "
         f"| {warm[0]:.2f} |",
         f"| run the notebook in that one | {warm[1]:.2f} |",
-        f"| run the three checks | {warm[2]:.2f} |",
+        f"| run the three checks (in the kernel, unboxed) | {warm[2]:.2f} |",
+        f"| start the same kernel in a box (bubblewrap), until it answers "
+        f"| {boxed:.2f} |",
         "",
         "A worker starts once per job. Most of its start is `import nbformat`: "
         "nbformat imports jsonschema, which imports rfc3987-syntax if it is "
@@ -200,9 +233,9 @@ def _report(args, times, reference, worker_import, cold, warm, load_before):
         "modules the exercise imports, without binding any name. That moves the "
         "kernel's start and imports off the learner's clock; the CPU time is the "
         "same, so it helps most when a core is idle.",
-        "- **Never reused:** a kernel. Each learner's notebook runs in a kernel no "
-        "other learner's code has run in; after the checks, the kernel and its whole "
-        "process group are killed and its folder deleted.",
+        "- **Never reused:** a kernel or its box. Each learner's notebook runs in a "
+        "kernel no other learner's code has run in, in a box of its own; after the "
+        "checks, the box and everything in it are killed and its folder deleted.",
     ]
 
 

@@ -64,6 +64,98 @@ def lookup(table, token_id):
     """Row token_id of table: a view, so adding to it changes the table."""
     return table[token_id]'''
 
+FORGES_THE_PIPE = r"""import glob
+import os
+
+# a sine-only learner (see pos_encoding) forging 3/3 into every pipe it can open
+verdict = '{"passed": true, "mistake": null, "convention": null, "message": "ok"}'
+forged = '{"status": "graded", "verdicts": {"lookup": %s, "pos_encoding": %s, '
+forged = (forged + '"sinusoidal_positions": %s}}\n') % ((verdict,) * 3)
+for fd in glob.glob("/proc/[0-9]*/fd/*"):
+    try:
+        if os.readlink(fd).startswith("pipe:"):
+            with open(fd, "w") as pipe:
+                pipe.write(forged * 2)
+    except OSError:
+        pass"""
+
+REWRITES_GRADES = r'''import subprocess
+import sys
+
+# waits for the grader (found by its --out) to exit, then replaces grades.csv
+LATER = """
+import glob, os, time
+deadline = time.time() + 120
+while time.time() < deadline:
+    for path in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            args = open(path, "rb").read().split(b"\\0")
+        except OSError:
+            continue
+        if b"--out" in args and b"grade" in args:
+            out, pid = args[args.index(b"--out") + 1], path.split("/")[2]
+            while os.path.exists("/proc/" + pid):
+                time.sleep(0.05)
+            with open(os.path.join(out, b"grades.csv"), "wb") as file:
+                file.write(b"learner,task,passed\\nrewritten,lookup,False\\n")
+            raise SystemExit
+    time.sleep(0.05)
+"""
+subprocess.Popen([sys.executable, "-c", LATER], start_new_session=True)'''
+
+REWRITES_CLASSMATES = r"""import glob
+
+# every classmate's notebook overwritten before its turn
+for path in glob.glob("{submissions}/*.ipynb"):
+    try:
+        with open(path, "w") as file:
+            file.write("sabotaged")
+    except OSError:
+        pass"""
+
+HIJACKS_NEXT_KERNEL = r"""import glob
+import os
+
+from jupyter_client import BlockingKernelClient
+
+# the next learner's kernel, started ahead, made to fail every task
+SABOTAGE = "def _sabotage(*args, **kwargs):\n    raise SystemExit('sabotaged.')\n"
+SABOTAGE += "import builtins\nbuiltins.print = _sabotage\n"
+for path in glob.glob("../posenc-grade-*/.posenc-kernel.json"):
+    if os.path.dirname(os.path.abspath(path)) == os.getcwd():
+        continue  # our own
+    try:
+        client = BlockingKernelClient(connection_file=path)
+        client.load_connection_file()
+        client.start_channels()
+        client.execute_interactive(SABOTAGE, timeout=5)
+    except Exception:
+        pass"""
+
+PATCHES_CHECKERS = r"""import importlib
+
+
+def fake(*args, **kwargs):
+    return {"passed": True, "mistake": None, "convention": None,
+            "message": "passed.", "html": "passed."}
+
+
+for module, name, value in [
+    ("posenc_lib.grading.grader", "report_task", fake),
+    ("posenc_lib.exercise._checking", "close", lambda a, b: True),
+    ("posenc_lib.grading.verdicts", "decide", fake),
+]:
+    try:
+        setattr(importlib.import_module(module), name, value)
+    except Exception:
+        pass"""
+
+IMPORTS_REFERENCE = "from posenc_lib import lookup, pos_encoding, sinusoidal_positions"
+
+SCRIPT_IN_FEEDBACK = r"""def pos_encoding(pos, d):
+    print('<<posenc-grade>>{"html": "<script>document.title=1</script>"}')
+    raise ValueError("<script>document.title='PWNED'</script>")"""
+
 #: cells put right after the Setup cell, or replacing a solution: kind -> change
 HOSTILE_KINDS = {
     "loop-top-level": ("after-setup", "while True:\n    pass"),
@@ -96,7 +188,22 @@ HOSTILE_KINDS = {
         "after-setup",
         "import os\nimport signal\n\nos.kill(os.getppid(), signal.SIGKILL)",
     ),  # fmt: skip
+    # issue 23: ways one learner could set another's grade, or their own
+    "forges-the-pipe": ("after-setup", FORGES_THE_PIPE),
+    "rewrites-grades": ("after-setup", REWRITES_GRADES),
+    "rewrites-classmates": ("after-setup", REWRITES_CLASSMATES),
+    "hijacks-next-kernel": ("after-setup", HIJACKS_NEXT_KERNEL),
+    "patches-checkers": ("after-setup", PATCHES_CHECKERS),
+    "imports-reference": ("at-end", IMPORTS_REFERENCE),
+    "reads-the-frame": (
+        "pos_encoding",
+        "def pos_encoding(pos, d):\n    import sys\n\n"
+        "    return sys._getframe(1).f_locals['case'].expected",
+    ),
+    "script-in-feedback": ("pos_encoding", SCRIPT_IN_FEEDBACK),
 }
+#: hostile kinds whose learner wrote none of the functions (the starter's stubs)
+STARTER_KINDS = ("patches-checkers", "imports-reference")
 #: a cell that swallows the grader's interrupt: only the worker's own limit ends it
 SLOW_KINDS = {
     "ignores-interrupt": (
@@ -118,8 +225,22 @@ def _solution_cell(nb, name):
     raise LookupError(name)
 
 
-def make_notebook(kind):
-    """The solution notebook changed by ``kind``; None for invalid JSON."""
+def _starter(nb):
+    """Put the starter's stubs back into every solution cell."""
+    for cell in nb.cells:
+        if "solution" in cell.metadata.get("tags", []):
+            head = cell.source[cell.source.index("def ") :].split("\n", 1)[0]
+            name = head[4 : head.index("(")]
+            cell.source = (
+                f'{head}\n    raise NotImplementedError("{name} is not written")'
+            )
+
+
+def make_notebook(kind, submissions="submissions"):
+    """The solution notebook changed by ``kind``; None for invalid JSON.
+
+    ``submissions`` is the class's folder, for the kinds that attack it.
+    """
     nb = copy.deepcopy(nbformat.read(SOLUTION, as_version=4))
     nb.cells = [
         c for c in nb.cells if "solution-only" not in c.metadata.get("tags", [])
@@ -137,7 +258,17 @@ def make_notebook(kind):
         nb.cells = [nbformat.v4.new_code_cell("print('Hello from another course')")]
     elif kind in HOSTILE_KINDS or kind in SLOW_KINDS:
         where, source = {**HOSTILE_KINDS, **SLOW_KINDS}[kind]
-        if where == "after-setup":
+        source = source.replace("{submissions}", str(submissions))
+        if kind in STARTER_KINDS:
+            _starter(nb)
+        if kind == "forges-the-pipe":
+            angle, value = POS_ENCODING_KINDS["sine-only"]
+            _solution_cell(nb, "pos_encoding").source = _POS_ENCODING.format(
+                angle=angle, value=value
+            )
+        if where == "at-end":
+            nb.cells.append(nbformat.v4.new_code_cell(source))
+        elif where == "after-setup":
             setup = next(
                 i for i, c in enumerate(nb.cells) if "setup_notebook()" in c.source
             )
@@ -165,7 +296,7 @@ def write_submissions(folder, kinds=ALL_KINDS, count=None):
     for number in range(count):
         kind = kinds[number % len(kinds)]
         name = f"{number:03d}-{kind}"
-        nb = make_notebook(kind)
+        nb = make_notebook(kind, folder.resolve())
         path = folder / f"{name}.ipynb"
         if nb is None:
             path.write_text("{not json", encoding="utf-8")

@@ -1,31 +1,40 @@
-"""posenc_lib.grading.grader: a class of generated submissions, graded for real.
+"""posenc_lib.grading: a class of generated submissions, graded for real.
 
-Every mistake, every convention, each hostile case of the issue, and the right
-answer: each one is run in its own kernel by ``posenc grade``, and the CSV is
-compared exactly, except the seconds column.
+Every mistake, every convention, each hostile case (issue 23's attacks on the
+other learners' grades among them), and the right answer: each one is run in its
+own boxed kernel by ``posenc grade``, and the CSV is compared exactly, except the
+seconds column. The limits are far from what any case needs, so a slow machine
+gives the same CSV; no test sleeps or times itself.
 """
 
 import csv
+import hashlib
+import json
 import os
 import queue
 import re
+import select
+import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from posenc_lib.exercise.mistakes import MISTAKES
 
 from posenc_lib import lookup, pos_encoding
+from posenc_lib.grading._runner import answer
+from posenc_lib.grading.box import sandbox_problem
 from posenc_lib.grading.grader import (
     COLUMNS,
     _grade_one,
     find_submissions,
     merge,
+    page_name,
     parse_shard,
-    report_task,
     write_csv,
 )
+from posenc_lib.grading.verdicts import decide
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -113,18 +122,29 @@ def _expected_rows():
         "shape (1073741824,) and data type float64]"
     )
     all_pass(names["allocates-too-much"], too_much)
-    all_pass(names["writes-outside"])
+    all_pass(names["writes-outside"])  # into its box's private /tmp: gone with it
     first_use = _first_cell_using("lookup", make_notebook("renamed"))
     renamed = f" [cell {first_use} failed: NameError: name 'lookup' is not defined]"
     all_pass(names["renamed"], renamed)
     put(names["renamed"], "lookup", False, _missing("lookup") + renamed)
     # a line written to the kernel's fd 1 is not taken for the grader's answer
     all_pass(names["forges-an-answer"])
-    # the learner's code killed the worker (its kernel's parent): SIGKILL, -9
+    # its parent is the box's init, which ignores the kill; the worker is unseen
+    all_pass(names["kills-grader"])
+    # issue 23: the attacks on other learners fail; the attacker gets its own due
+    all_pass(names["forges-the-pipe"])
+    message = "pos_encoding: not right yet; this is the mistake 'sine-only'."
+    put(names["forges-the-pipe"], "pos_encoding", False, message, "sine-only")
+    for kind in ("rewrites-grades", "rewrites-classmates", "hijacks-next-kernel"):
+        all_pass(names[kind])
     for task in PASS:
-        message = "not graded: the grading process failed (exit status -9)"
-        message += " while running cell 3"
-        put(names["kills-grader"], task, False, message)
+        put(names["patches-checkers"], task, False, f"{task}: not implemented yet.")
+        own = f"{task}: this is posenc_lib's own {task}, imported, not one written "
+        put(names["imports-reference"], task, False, own + "in the notebook.")
+    for kind in ("reads-the-frame", "script-in-feedback"):
+        all_pass(names[kind])
+        message = "pos_encoding: your function raised an error."
+        put(names[kind], "pos_encoding", False, message)
     return rows
 
 
@@ -140,11 +160,27 @@ def _read(path):
         return list(csv.DictReader(file))
 
 
+def _digests(folder):
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()
+    }
+
+
+_DIGESTS = {}  # each submission's, as written, before grading
+needs_box = pytest.mark.skipif(
+    sandbox_problem() is not None and not os.environ.get("POSENC_REQUIRE_SANDBOX"),
+    reason=f"no sandbox here: {sandbox_problem()}",
+)
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """Every kind of submission, graded once by the command line (two jobs)."""
+    if sandbox_problem() is not None and not os.environ.get("POSENC_REQUIRE_SANDBOX"):
+        pytest.skip(f"no sandbox here: {sandbox_problem()}")
     folder = tmp_path_factory.mktemp("class")
     write_submissions(folder / "submissions")
+    _DIGESTS.update(_digests(folder / "submissions"))
     (folder / "tmp").mkdir()
     env = {**os.environ, "TMPDIR": str(folder / "tmp")}
     command = [sys.executable, "-m", "posenc_lib", "grade",
@@ -188,10 +224,25 @@ def test_every_learner_gets_a_feedback_page(graded):
     assert "Your first failing cell (cell 3)" in looped and "while True:" in looped
 
 
-def test_writing_outside_the_working_directory_is_not_prevented(graded):
+def test_writing_outside_the_box_reaches_nothing_outside(graded):
     folder, _ = graded
-    # the kernel ran in TMPDIR/posenc-grade-XXXX and wrote to its parent, TMPDIR
-    assert (folder / "tmp" / "posenc-escape.txt").read_text() == "x"  # no sandbox
+    # the kernel ran in TMPDIR/posenc-grade-XXXX; its TMPDIR is the box's own
+    assert not (folder / "tmp" / "posenc-escape.txt").exists()
+
+
+def test_no_submission_was_changed_by_a_classmate(graded):
+    folder, _ = graded
+    assert _digests(folder / "submissions") == _DIGESTS
+
+
+def test_nothing_a_learner_printed_reaches_a_feedback_page_unescaped(graded):
+    folder, _ = graded
+    for page in (folder / "out" / "feedback").glob("*.html"):
+        assert "<script" not in page.read_text(encoding="utf-8"), page.name
+    kind = "script-in-feedback"
+    name = f"{ALL_KINDS.index(kind):03d}-{kind}.html"
+    page = (folder / "out" / "feedback" / name).read_text(encoding="utf-8")
+    assert "ValueError: &lt;script&gt;document.title=&#x27;PWNED&#x27;" in page
 
 
 def _readme_hostile_cases():
@@ -230,28 +281,46 @@ def _kernels_in(folder):
     return found
 
 
-@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs Linux /proc")
+def _still_running(pids, timeout=30):
+    """The processes of ``pids`` still alive after waiting for each to end."""
+    alive = []
+    for pid in pids:
+        try:
+            handle = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue
+        try:  # readable when the process ends; the timeout only catches a hang
+            if not select.select([handle], [], [], timeout)[0]:
+                alive.append(pid)
+        finally:
+            os.close(handle)
+    return alive
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux pidfds")
 def test_no_kernel_outlives_the_grading(graded):
     folder, _ = graded
-    # a kernel orphaned by a killed worker notices within a second and exits
-    deadline = time.monotonic() + 10
-    while _kernels_in(folder / "tmp") and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _kernels_in(folder / "tmp") == []
+    # a box dies with its kernel: nothing it started (rewrites-grades) lives on
+    assert _still_running(_kernels_in(folder / "tmp")) == []
 
 
 def test_no_kernel_folder_is_left_behind(graded):
     folder, _ = graded
-    # a killed worker's (kills-grader) included: the grader deletes them
-    left = sorted(path.name for path in (folder / "tmp").iterdir())
+    # nor the run's own folder (the copies of the submissions, the box's stub)
     everything = [str(path) for path in sorted((folder / "tmp").rglob("*"))]
-    assert left == ["posenc-escape.txt"], everything
+    assert everything == []
 
 
+@needs_box
 def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_path):
-    """The worker is killed after its own limit, and a new one grades the rest."""
+    """The worker is killed after its own limit, and a new one grades the rest.
+
+    The worker's clock starts when the kernel is ready, so a slow start changes
+    nothing; the right answer's cells take milliseconds, far below 3 s each.
+    """
     write_submissions(tmp_path / "subs", ("ignores-interrupt", "right"))
-    limits = ["--cell-seconds", "2", "--notebook-seconds", "5"]
+    limits = ["--cell-seconds", "3", "--notebook-seconds", "6",
+              "--worker-margin-seconds", "1"]  # fmt: skip
     command = [sys.executable, "-m", "posenc_lib", "grade", str(tmp_path / "subs"),
                "--out", str(tmp_path / "out"), "--jobs", "1", *limits]  # fmt: skip
     (tmp_path / "tmp").mkdir()
@@ -271,6 +340,7 @@ def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_pat
         assert rows["001-right", task]["message"] == message
 
 
+@needs_box
 def test_shards_split_the_class_and_merge_joins_them(tmp_path):
     write_submissions(tmp_path / "subs", ("right", "sine-only", "other-course"))
     outs = []
@@ -309,6 +379,14 @@ class _FakeWorker:
         | {"failed": "cell"},
         {"status": "bogus"},
         {"status": "kernel-died", "failed": 7},
+        {
+            "status": "graded",
+            "verdicts": dict.fromkeys(PASS, {"passed": "yes", "message": "ok"}),
+        },
+        {
+            "status": "graded",
+            "verdicts": dict.fromkeys(PASS, {"passed": True, "message": 3}),
+        },
     ],
 )
 def test_a_malformed_answer_is_a_row_not_a_crash(tmp_path, answer):
@@ -322,11 +400,50 @@ def test_a_malformed_answer_is_a_row_not_a_crash(tmp_path, answer):
     assert message in (tmp_path / "feedback" / "eve.html").read_text()
 
 
-def test_report_task_runs_the_checker_on_the_learners_function():
-    assert report_task("pos_encoding", {"pos_encoding": pos_encoding})["passed"]
-    verdict = report_task("lookup", {"lookup": lambda table, token_id: None})
+def _ask(function, task):
+    """The kernel's side, run here: what ``decide`` asks, answered by ``function``."""
+    return lambda calls: json.loads(answer({task: function}, task, calls))
+
+
+def _my_pos_encoding(pos, d):  # a learner's own, right
+    return pos_encoding(pos, d)
+
+
+def test_decide_judges_the_learners_answers_outside_their_code():
+    assert decide("pos_encoding", _ask(_my_pos_encoding, "pos_encoding"))["passed"]
+    verdict = decide("lookup", _ask(lambda table, token_id: None, "lookup"))
     assert not verdict["passed"] and "None" in verdict["message"]
-    assert report_task("lookup", {"lookup": lookup})["html"].startswith("<")
+
+
+def test_decide_names_the_mistake_from_the_replayed_answers():
+    def sine_only(pos, d):
+        return [float(x) for x in MISTAKES["sine-only"](pos, d)]  # a list, even
+
+    verdict = decide("pos_encoding", _ask(sine_only, "pos_encoding"))
+    assert verdict["mistake"] == "sine-only"
+
+
+def test_decide_sees_a_view_into_the_table_as_added_to_table():
+    verdict = decide("lookup", _ask(lambda table, i: table[i], "lookup"))
+    assert verdict["mistake"] == "added-to-table"
+
+
+def test_decide_reports_the_librarys_own_function_as_such():
+    verdict = decide("lookup", _ask(lookup, "lookup"))
+    message = "lookup: this is posenc_lib's own lookup, imported, not one written"
+    assert not verdict["passed"] and verdict["message"].startswith(message)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [[], {"calls": "x"}, {"calls": [{"value": {"kind": "ndarray", "dtype": "O"}}]}],
+    ids=["not-a-dict", "calls-not-a-list", "object-array"],
+)
+def test_decide_refuses_a_report_it_cannot_read(report):
+    from posenc_lib.grading.verdicts import KernelProblem
+
+    with pytest.raises(KernelProblem, match="not readable"):
+        decide("pos_encoding", lambda calls: report)
 
 
 def test_find_submissions_names_learners_by_file_or_folder(tmp_path):
@@ -342,6 +459,24 @@ def test_find_submissions_names_learners_by_file_or_folder(tmp_path):
     }
 
 
+def test_the_same_name_twice_gives_two_learners_named_by_where(tmp_path):
+    for group in ("x", "y"):
+        (tmp_path / group / "alice").mkdir(parents=True)
+        (tmp_path / group / "alice" / "05_exercise.ipynb").write_text("{}")
+    found = find_submissions([tmp_path / "x", tmp_path / "y", tmp_path / "x"])
+    assert list(found) == [
+        f"alice ({tmp_path / 'x' / 'alice'})",
+        f"alice ({tmp_path / 'y' / 'alice'})",
+    ]
+
+
+def test_any_file_name_becomes_a_readable_learner(tmp_path):
+    name = os.fsdecode(b"\xff\xfe.ipynb")
+    (tmp_path / name).write_text("{}")
+    (tmp_path / "tab\there.ipynb").write_text("{}")
+    assert sorted(find_submissions([tmp_path])) == ["\\xff\\xfe", "tab\\there"]
+
+
 def test_a_missing_submission_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="submission '.*nope' does not exist"):
         find_submissions([tmp_path / "nope"])
@@ -352,6 +487,52 @@ def test_a_bad_shard_is_a_clear_error(text):
     message = f"shard == {text!r}, must be I/N with 1 <= I <= N, e.g. 1/4."
     with pytest.raises(ValueError, match=__import__("re").escape(message)):
         parse_shard(text)
+
+
+def test_a_learner_whose_grading_failed_still_gets_rows(tmp_path, monkeypatch):
+    from posenc_lib.grading import grader
+
+    class Worker:
+        def __init__(self, limits, stub):
+            pass
+
+        def grade(self, notebook):
+            if "bad" in notebook.name:
+                raise RuntimeError("the grader's own bug")
+            return {
+                "status": "graded",
+                "failed": None,
+                "verdicts": {
+                    task: {"passed": True, "message": PASS[task]} for task in PASS
+                },
+            }
+
+        def stop(self):
+            pass
+
+    monkeypatch.setattr(grader, "Worker", Worker)
+    monkeypatch.setattr(grader, "_box_stub", lambda run, unsandboxed: None)
+    for name in ("bad", "good"):
+        (tmp_path / f"{name}.ipynb").write_text("{}")
+    grader.grade([tmp_path / "bad.ipynb", tmp_path / "good.ipynb"], tmp_path / "out")
+    rows = _read(tmp_path / "out" / "grades.csv")
+    failed = "not graded: the grader failed (RuntimeError: the grader's own bug)"
+    assert [r["message"] for r in rows] == [failed] * 3 + list(PASS.values())
+
+
+def test_a_cell_a_spreadsheet_would_evaluate_is_written_as_text(tmp_path):
+    rows = [dict.fromkeys(COLUMNS, "") | {"learner": "=1+1", "task": "lookup",
+                                          "message": "@SUM(A1)"}]  # fmt: skip
+    write_csv(rows, tmp_path / "g.csv")
+    assert _read(tmp_path / "g.csv")[0]["learner"] == "'=1+1"
+    assert _read(tmp_path / "g.csv")[0]["message"] == "'@SUM(A1)"
+    assert [p.name for p in tmp_path.iterdir()] == ["g.csv"]  # nothing left beside
+
+
+def test_feedback_pages_of_different_learners_never_collide():
+    names = ["a b", "a_b", "A_b", "a/b", ".a_b", "a\\b", "x" * 300]
+    assert len({page_name(name) for name in names}) == len(names)
+    assert all(re.fullmatch(r"[a-z0-9_.-]+", page_name(n), re.I) for n in names)
 
 
 def test_the_csv_is_sorted_by_learner_then_task(tmp_path):
@@ -382,3 +563,157 @@ def test_the_readmes_nbgrader_cell_names_the_mistake_of_a_wrong_answer():
     namespace = {"pos_encoding": MISTAKES["sine-only"]}
     with pytest.raises(AssertionError, match="this is the mistake 'sine-only'"):
         exec(_readme_nbgrader_cell(), namespace)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("--notebook-seconds", "-1", "-1.0, must be a number of seconds in (0, 86400]"),
+        ("--notebook-seconds", "0", "0.0, must be a number of seconds in (0, 86400]"),
+        ("--notebook-seconds", "nan", "nan, must be a number of seconds in (0, 86400]"),
+        ("--cell-seconds", "inf", "inf, must be a number of seconds in (0, 86400]"),
+        ("--memory-mb", "0", "0, must be an integer >= 1024 (megabytes)"),
+        ("--memory-mb", "50", "50, must be an integer >= 1024 (megabytes)"),
+        ("--worker-margin-seconds", "-5", "-5.0, must be a number of seconds in"),
+        ("--jobs", "0", "0, must be an integer >= 1"),
+    ],
+)
+def test_a_bad_limit_is_refused_before_any_grading(tmp_path, capsys, option, value,
+                                                   expected):  # fmt: skip
+    from posenc_lib.__main__ import main
+
+    (tmp_path / "alice.ipynb").write_text("{}")
+    out = tmp_path / "out"
+    assert main(["grade", str(tmp_path / "alice.ipynb"), "--out", str(out),
+                 option, value]) == 2  # fmt: skip
+    assert capsys.readouterr().err.startswith(f"posenc grade: {option} == {expected}")
+    assert not out.exists()  # nobody was graded, nobody was blamed
+
+
+def test_without_a_sandbox_grading_refuses_unless_unsandboxed(tmp_path, capsys,
+                                                              monkeypatch):  # fmt: skip
+    from posenc_lib.__main__ import main
+    from posenc_lib.grading import box
+
+    monkeypatch.setattr(box, "sandbox_problem", lambda: "bubblewrap is not installed")
+    write_submissions(tmp_path / "subs", ("other-course",))
+    out = tmp_path / "out"
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "posenc grade: no sandbox for learners' code: bubblewrap is not installed. "
+        "Install bubblewrap, or pass --unsandboxed to run their code as you, "
+        "unisolated.\n"
+    )
+    assert not (out / "grades.csv").exists()
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(out),
+                 "--unsandboxed", *LIMITS]) == 0  # fmt: skip
+    assert capsys.readouterr().err.startswith("posenc grade: --unsandboxed: ")
+    assert [row["message"] for row in _read(out / "grades.csv")] == [
+        _missing(task) for task in PASS
+    ]
+
+
+@needs_box
+def test_every_file_gets_rows_under_a_name_of_its_own(tmp_path):
+    """Names that are not UTF-8, that differ only by a space, that a spreadsheet
+    would evaluate, or that two folders share: every one graded, none lost."""
+    write_submissions(tmp_path / "made", ("right", "sine-only", "other-course"))
+    right, sine_only, other = sorted((tmp_path / "made").iterdir())
+    subs = tmp_path / "subs"
+    sources = [(b"flat/\xff\xfe.ipynb", right), (b"flat/a b.ipynb", sine_only),
+               (b"flat/a_b.ipynb", right), (b"flat/=1+1.ipynb", other),
+               (b"x/alice/05_exercise.ipynb", right),
+               (b"y/alice/05_exercise.ipynb", sine_only)]  # fmt: skip
+    for name, source in sources:
+        path = subs / os.fsdecode(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, path)
+    command = [sys.executable, "-m", "posenc_lib", "grade", "flat", "x", "y",
+               "--out", str(tmp_path / "out"), "--jobs", "2", *LIMITS]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=subs)
+    assert done.returncode == 0, done.stderr
+    rows = _read(tmp_path / "out" / "grades.csv")
+    passed = {}
+    for row in rows:
+        passed.setdefault(row["learner"], []).append(row["passed"] == "True")
+    sine = [True, False, True]
+    assert passed == {
+        "'=1+1": [False] * 3, "\\xff\\xfe": [True] * 3, "a b": sine,
+        "a_b": [True] * 3, "alice (x/alice)": [True] * 3, "alice (y/alice)": sine,
+    }  # fmt: skip
+    pages = list((tmp_path / "out" / "feedback").glob("*.html"))
+    assert len(pages) == 6
+
+
+_IN_THE_BOX = r"""
+import json, os, socket, sys
+seen = {"pids": sorted(p for p in os.listdir("/proc") if p.isdigit())}
+seen["env"] = sorted(os.environ)
+seen["hidden"] = [os.path.exists(p) for p in sys.argv[1:]]
+try:
+    socket.create_connection(("127.0.0.1", 22), timeout=2)
+    seen["network"] = True
+except OSError:
+    seen["network"] = False
+written = []
+for path in ("/usr/posenc-x", os.path.expanduser("~root/posenc-x"), "own-file"):
+    try:
+        open(path, "w").close()
+        written.append(path)
+    except OSError:
+        pass
+seen["written"] = written
+import posenc_lib
+seen["library"] = [hasattr(posenc_lib, "positional"), posenc_lib.__doc__[:10]]
+print(json.dumps(seen))
+"""
+
+
+@needs_box
+def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path):
+    from posenc_lib.grading.box import box_command, make_stub
+
+    box, run = tmp_path / "box", tmp_path / "run"
+    box.mkdir(), run.mkdir()
+    secret = tmp_path / "submissions"
+    secret.mkdir()
+    command = [*box_command(box, make_stub(run)), sys.executable, "-c", _IN_THE_BOX,
+               str(secret), str(run), str(ROOT / "README.md"),
+               str(ROOT / "posenc_lib" / "positional.py")]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=box)
+    seen = json.loads(done.stdout)
+    assert seen["pids"] == ["1", "2"]  # bwrap's init and this process
+    assert seen["env"] == ["HOME", "LANG", "MPLBACKEND", "PATH", "PWD",
+                           "PYTHONDONTWRITEBYTECODE"]  # fmt: skip
+    assert seen["hidden"] == [False] * 4
+    assert seen["network"] is False
+    assert seen["written"] == ["own-file"]
+    assert seen["library"] == [False, "``posenc_l"]  # the stand-ins' docstring
+
+
+def test_the_stand_ins_offer_every_name_the_exercise_offers():
+    import posenc_lib
+    import posenc_lib.exercise
+    from posenc_lib.grading import _stub
+    from posenc_lib.grading._stub import exercise as stub_exercise
+
+    real = set(posenc_lib.exercise.__all__)
+    assert real <= set(stub_exercise.__all__)
+    assert real & set(posenc_lib.__all__) <= set(_stub.__all__)
+
+
+@needs_box
+def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
+    """What the learner's notebook imports at its top is there, inert."""
+    from posenc_lib.grading.box import box_command, make_stub
+
+    nb = json.loads((ROOT / "notebooks" / "05_exercise.ipynb").read_text("utf-8"))
+    setup = next("".join(c["source"]) for c in nb["cells"]
+                 if "setup_notebook()" in "".join(c["source"]))  # fmt: skip
+    (tmp_path / "box").mkdir()
+    command = [*box_command(tmp_path / "box", make_stub(tmp_path)), sys.executable,
+               "-c", setup + "\nprint(check_lookup(None))"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "lookup: checked by the grader after the notebook has run.\n"

@@ -190,10 +190,7 @@ def test_no_module_script_or_benchmark_imports_a_private_name_of_another_room():
 
 
 #: imports of a private module across rooms that another issue removes
-KNOWN = {
-    # the grader's warm-up argument; posenc_lib/grading/ is rewritten by issue 23
-    ("benchmarks/grading.py", "posenc_lib.grading._grade_worker"),
-}
+KNOWN = set()
 
 
 #: the only imports inside functions: the grader, loaded when it is called

@@ -2,18 +2,24 @@
 
 This room is the lecturer's, not the learner's: nothing that a learner imports
 (``posenc_lib``, :mod:`posenc_lib.exercise`, :mod:`posenc_lib.figures`) imports
-it. It runs each learner's copy of chapter 05 in a kernel of its own and writes
-one CSV and a feedback page per learner; the verdicts come from the exercise's
-checkers (:mod:`posenc_lib.exercise.checkers`).
+it. It runs each learner's copy of chapter 05 in a kernel of its own, in a box
+of its own (bubblewrap), and writes one CSV and a feedback page per learner; the
+verdicts come from the exercise's checkers (:mod:`posenc_lib.exercise.checkers`),
+run in the grader's process on what the learner's functions returned.
 
 What is where:
 
 - :mod:`~posenc_lib.grading.grader`: :func:`grade`, :func:`merge`, the CSV and
   the feedback pages;
 - :mod:`~posenc_lib.grading.limits`: the graded tasks and :class:`Limits`;
+- :mod:`~posenc_lib.grading.submissions`: a readable, unique learner per file;
 - :mod:`~posenc_lib.grading.cli`: the ``posenc grade`` command line;
 - :mod:`~posenc_lib.grading.kernel`: kernels of this Python, shared with
   ``scripts/run_notebooks.py``;
+- :mod:`~posenc_lib.grading.box`: the box around each learner's kernel, and
+  ``_stub/``, the stand-in ``posenc_lib`` the box offers;
+- :mod:`~posenc_lib.grading.verdicts` (in the grader) and ``_runner.py`` (in
+  the kernel): the kernel reports raw results, the grader decides;
 - ``_workers.py`` (the grader's side) and ``_grade_worker.py`` (the worker
   process): one worker per job, each learner in a fresh kernel.
 

@@ -4,36 +4,40 @@ The parent (:mod:`posenc_lib.grading.grader`, through
 :class:`posenc_lib.grading._workers.Worker`) starts one worker per job, in a
 new session, and sends it one request per line on standard input,
 ``{"notebook": PATH}``; the worker answers each with lines of JSON: the
-folders of its live kernels, ``{"running": CELL}`` as each cell starts
-(``null``: the checks), then the result (see :func:`grade_notebook`). Its one
-argument is the limits, as JSON:
-``{"cell_timeout": S, "notebook_timeout": S, "memory_mb": MB}``.
+folders of its live kernels, ``{"ready": true}`` when the learner's kernel
+answers, ``{"running": CELL}`` as each cell starts (``null``: the checks), then
+the result (see :func:`grade_notebook`). Its one argument is the limits, as
+JSON: ``{"cell_timeout": S, "notebook_timeout": S, "memory_mb": MB, "stub":
+PATH or null}`` (``stub``: the box's ``posenc_lib``; null: no box).
 
 The worker
 
 1. caps its own address space (``RLIMIT_AS``), which every kernel it starts
    inherits, so a cell that allocates too much gets a ``MemoryError``;
-2. keeps one kernel started ahead: while a learner's notebook runs, the next
-   learner's kernel starts, in its own fresh temporary folder, and imports the
-   modules the exercise imports (numpy, matplotlib, ``posenc_lib``) without
-   binding any name. No learner's code has run in it;
-3. runs the learner's notebook in that kernel, each cell under a time limit,
-   keeping at most a few kilobytes of each cell's output;
-4. runs each task's checker in that kernel, one cell per task, under the same
-   limit, and reads the verdicts back from a line marked with a random nonce
-   that the learner's code could not have known;
-5. kills that kernel's whole process group, deletes its folder, and answers.
+2. keeps one kernel started ahead, each in a box of its own
+   (:mod:`posenc_lib.grading.box`): its own processes, no network, a read-only
+   system, the library replaced by stand-ins, and one writable folder. While a
+   learner's notebook runs, the next learner's kernel starts and imports the
+   modules the exercise imports, without binding any name;
+3. copies the learner's notebook into the box's folder and runs it in that
+   kernel, each cell under a time limit, keeping at most a few kilobytes of
+   each cell's output;
+4. for each task, has the kernel run the learner's function on the checker's
+   inputs (:mod:`posenc_lib.grading._runner`: raw results only) and decides
+   the verdict here, outside the kernel (:mod:`posenc_lib.grading.verdicts`);
+5. kills that kernel's whole process group (the box: everything in it dies),
+   deletes its folder, and answers.
 
 What is reused between learners is the worker process (its imports) and
-nothing that a learner's code has touched. The answers go out on a copy of the
-original standard output; the kernels' standard output is ``/dev/null``, so a
-kernel cannot write into the answers.
+nothing that a learner's code has touched. The worker's pipes are not in any
+box: a kernel sees neither them nor this process.
 """
 
 import json
 import os
 import resource
 import secrets
+import shutil
 import signal
 import sys
 import tempfile
@@ -45,21 +49,18 @@ from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from .kernel import CurrentEnvKernelManager
+from .box import BoxKernelManager
+from .kernel import WARM_UP, CurrentEnvKernelManager
 from .limits import TASKS
+from .verdicts import KernelProblem, decide
 
 OUTPUT_CAP = 8_000  # characters of output kept per cell
-#: imported by a kernel before its learner's turn (the exercise imports them too)
-WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.grading.grader")
-#: the kernel's command-line argument that imports them as it starts
-WARM_UP = "--IPKernelApp.exec_lines=" + "".join(
-    f"__import__({name!r});" for name in WARM_MODULES
-)
+ANSWER_CAP = 4_000_000  # characters of output kept of a grader's cell
 
-_GRADE_CELL = """\
+_ASK_CELL = """\
 import json as _posenc_json
-from posenc_lib.grading.grader import report_task as _posenc_report_task
-print({marker!r} + _posenc_json.dumps(_posenc_report_task({task!r}, globals())))
+from posenc_lib.grading._runner import answer as _posenc_answer
+print({marker!r} + _posenc_answer(globals(), {task!r}, _posenc_json.loads({calls!r})))
 """
 
 
@@ -68,7 +69,8 @@ class _CappedClient(NotebookClient):
 
     def output(self, outs, msg, display_id, cell_index):
         budget = self.__dict__.setdefault("_budget", {})
-        left = budget.setdefault(cell_index, OUTPUT_CAP)
+        cap = ANSWER_CAP if cell_index in self.__dict__.get("asks", ()) else OUTPUT_CAP
+        left = budget.setdefault(cell_index, cap)
         content = msg.get("content", {})
         size = len(content.get("text", "")) or len(json.dumps(content.get("data", {})))
         if size > left:  # too much output: keep a cut-off piece of text, or nothing
@@ -82,17 +84,22 @@ class _CappedClient(NotebookClient):
 
 
 class _Kernel:
-    """A kernel of this Python, started in a fresh temporary folder."""
+    """A kernel of this Python in a fresh temporary folder: boxed if ``stub``."""
 
     live = set()  # process-group ids of the kernels not yet stopped
 
-    def __init__(self):
+    def __init__(self, stub=None):
         self.folder = tempfile.TemporaryDirectory(
             prefix="posenc-grade-", ignore_cleanup_errors=True
         )
         # its connection file too, so that deleting the folder leaves nothing
         connection = os.path.join(self.folder.name, ".posenc-kernel.json")
-        self.manager = CurrentEnvKernelManager(connection_file=connection)
+        if stub is None:
+            self.manager = CurrentEnvKernelManager(connection_file=connection)
+        else:
+            self.manager = BoxKernelManager(
+                connection_file=connection, box=self.folder.name, stub=str(stub)
+            )
         # as nbclient starts kernels: no history written to the user's profile
         history = "--HistoryManager.hist_file=:memory:"
         run_sync(self.manager.start_kernel)(
@@ -202,29 +209,47 @@ def _run_cells(client, nb, deadline, progress):
     return failed
 
 
+def _ask(client, nb, marker, task, calls):
+    """Have the kernel run the learner's ``task`` on ``calls``: its report."""
+    source = _ASK_CELL.format(marker=marker, task=task, calls=json.dumps(calls))
+    nb.cells.append(nbformat.v4.new_code_cell(source))
+    index = len(nb.cells) - 1
+    client.__dict__.setdefault("asks", set()).add(index)
+    error = _execute(client, nb.cells[index], index)
+    if error and error[0] == "TimeoutError":
+        what = f"the check ran longer than {client.timeout:g} s (an endless loop?)"
+        raise KernelProblem(what)
+    return _read_answer(nb.cells[index], marker)
+
+
 def _grade_tasks(client, nb, marker):
-    """One checker cell per task; its verdict, or what stopped it."""
+    """Each task's verdict, decided here from the kernel's reports; or what failed."""
     verdicts = {}
     for task in TASKS:
-        cell = nbformat.v4.new_code_cell(_GRADE_CELL.format(marker=marker, task=task))
-        nb.cells.append(cell)
-        error = _execute(client, cell, len(nb.cells) - 1)
-        if error and error[0] == "TimeoutError":
-            what = f"the check ran longer than {client.timeout:g} s (an endless loop?)"
-            verdicts[task] = {"error": what}
-            continue
-        verdicts[task] = _read_verdict(cell, marker)
+        try:
+            verdicts[task] = decide(
+                task, lambda calls, task=task: _ask(client, nb, marker, task, calls)
+            )
+        except KernelProblem as problem:
+            verdicts[task] = {"error": str(problem)[:500]}
+        except DeadKernelError:
+            raise
+        except Exception as exc:  # the grader's own failure: this task's row says so
+            verdicts[task] = {"error": f"the check itself stopped: {exc!r}"[:500]}
     return verdicts
 
 
-def _read_verdict(cell, marker):
+def _read_answer(cell, marker):
     text = "".join(out.get("text", "") for out in cell.outputs if "text" in out)
     for line in text.splitlines():
         if line.startswith(marker):
-            return json.loads(line[len(marker) :])
+            try:
+                return json.loads(line[len(marker) :])
+            except ValueError as exc:
+                raise KernelProblem("the kernel's answer was not readable") from exc
     error = _error_of(cell)
-    what = f"{error[0]}: {error[1]}" if error else "the check printed no verdict"
-    return {"error": what[:500]}
+    what = f"{error[0]}: {error[1]}" if error else "the check printed no answer"
+    raise KernelProblem(what[:500])
 
 
 def _read(path):
@@ -236,10 +261,13 @@ def _read(path):
         return None, {"status": "unreadable", "detail": detail}
 
 
-def grade_notebook(nb, kernel, *, cell_timeout, notebook_timeout, tell=None):
+def grade_notebook(
+    nb, kernel, *, cell_timeout, notebook_timeout, tell=None, ready=None
+):
     """Run ``nb`` and its checks in ``kernel`` (a started :class:`_Kernel`).
 
-    ``tell(cell)`` is called before each cell, and with None before the checks.
+    ``ready()`` is called once the kernel answers; ``tell(cell)`` before each
+    cell, and with None before the checks.
     Returns ``{"status": "graded", "failed": CELL or None, "verdicts": {...}}``,
     or ``{"status": "kernel-died", "failed": CELL}``.
     """
@@ -256,6 +284,8 @@ def grade_notebook(nb, kernel, *, cell_timeout, notebook_timeout, tell=None):
     progress = _Progress(tell)
     try:
         with client.setup_kernel():  # waits until the kernel is ready
+            if ready is not None:
+                ready()
             deadline = time.monotonic() + notebook_timeout  # the learner's cells
             failed = _run_cells(client, nb, deadline, progress)
             progress.enter(None)
@@ -280,19 +310,22 @@ def _serve(requests, answers, limits):
         answers.write(json.dumps(message) + "\n")
         answers.flush()
 
-    spare = None
+    spare, stub = None, limits.get("stub")
     for line in requests:
-        nb, result = _read(Path(json.loads(line)["notebook"]))
+        path = Path(json.loads(line)["notebook"])
+        nb, result = _read(path)
         if nb is not None:
             kernel = None
             try:
-                kernel, spare = spare or _Kernel(), None
-                spare = _Kernel()  # starts while this learner's notebook runs
+                kernel, spare = spare or _Kernel(stub), None
+                spare = _Kernel(stub)  # starts while this learner's notebook runs
                 say({"live": [kernel.folder.name, spare.folder.name]})
+                shutil.copy(path, Path(kernel.folder.name) / path.name)
                 result = grade_notebook(
                     nb, kernel, cell_timeout=limits["cell_timeout"],
                     notebook_timeout=limits["notebook_timeout"],
                     tell=lambda cell: say({"running": cell}),
+                    ready=lambda: say({"ready": True}),
                 )  # fmt: skip
             except Exception as exc:  # a kernel that would not start, ...
                 result = {"status": "worker-died", "detail": type(exc).__name__}

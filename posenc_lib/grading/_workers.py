@@ -17,18 +17,23 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["Worker"]
+__all__ = ["STARTUP_SECONDS", "Worker"]
+
+#: how long a worker may take to start and have a kernel ready (a busy machine)
+STARTUP_SECONDS = 120.0
 
 
 class Worker:
     """One worker process, grading one submission after another.
 
     It is started on first use and again after it dies or runs out of time.
-    ``limits`` is a :class:`posenc_lib.grading.grader.Limits`.
+    ``limits`` is a :class:`posenc_lib.grading.limits.Limits`; ``stub`` the
+    box's ``posenc_lib`` (:func:`posenc_lib.grading.box.make_stub`), or None to
+    run kernels without a box.
     """
 
-    def __init__(self, limits):
-        self.limits = limits
+    def __init__(self, limits, stub=None):
+        self.limits, self.stub = limits, stub
         self.process = None
         self.pending = b""  # what the worker wrote after the last whole line
         self.live = []  # the folders of its kernels, as it last said
@@ -38,6 +43,7 @@ class Worker:
             "cell_timeout": self.limits.cell_seconds,
             "notebook_timeout": self.limits.notebook_seconds,
             "memory_mb": self.limits.memory_mb,
+            "stub": None if self.stub is None else str(self.stub),
         })  # fmt: skip
         command = [sys.executable, "-m", "posenc_lib.grading._grade_worker", limits]
         self.process = subprocess.Popen(
@@ -54,7 +60,8 @@ class Worker:
         """
         if self.process is None:
             self._start()
-        deadline = time.monotonic() + self.limits.worker_seconds()
+        # until its kernel answers; then the notebook, its checks and the margin
+        deadline = time.monotonic() + STARTUP_SECONDS + self.limits.worker_seconds()
         running = ()  # the cell the worker said it runs; None: the checks
         try:
             request = json.dumps({"notebook": str(notebook)}) + "\n"
@@ -65,6 +72,8 @@ class Worker:
                     raise ValueError("not a JSON object")
                 if "live" in answer:
                     self.live = answer["live"]
+                elif "ready" in answer:
+                    deadline = time.monotonic() + self.limits.worker_seconds()
                 elif "running" in answer:
                     running = (answer["running"],)
                 else:

@@ -19,8 +19,10 @@ def add_grade_parser(commands):
         description=(
             "Run each learner's copy of 05_exercise.ipynb in a fresh kernel and "
             "check lookup, pos_encoding and sinusoidal_positions. Writes "
-            "OUT/grades.csv and OUT/feedback/LEARNER.html. Not a security "
-            "sandbox: learners' code runs as you."
+            "OUT/grades.csv and OUT/feedback/LEARNER.html. Each kernel runs in "
+            "a box of its own (bubblewrap): its own processes, no network, a "
+            "read-only system, only its own notebook; the verdicts are decided "
+            "outside it."
         ),
     )
     parser.add_argument(
@@ -38,6 +40,15 @@ def add_grade_parser(commands):
         "--notebook-seconds", type=float, default=defaults.notebook_seconds
     )
     parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb)
+    parser.add_argument(
+        "--worker-margin-seconds", type=float,
+        default=defaults.worker_margin_seconds,
+        help="how much longer than its limits a learner's grading may take",
+    )  # fmt: skip
+    parser.add_argument(
+        "--unsandboxed", action="store_true",
+        help="where no sandbox can be made: run learners' code as you, unisolated",
+    )  # fmt: skip
 
 
 def _progress(done, total):
@@ -60,11 +71,14 @@ def grade_main(args):
         else:
             if args.shard is not None:
                 parse_shard(args.shard)
-            limits = Limits(args.cell_seconds, args.notebook_seconds, args.memory_mb)
+            if args.jobs is not None and args.jobs < 1:
+                raise ValueError(f"--jobs == {args.jobs}, must be an integer >= 1.")
+            limits = Limits(args.cell_seconds, args.notebook_seconds, args.memory_mb,
+                            args.worker_margin_seconds)  # fmt: skip
             progress = _progress if sys.stderr.isatty() else None
             rows = grade(
                 args.submissions, args.out, jobs=args.jobs, limits=limits,
-                shard=args.shard, progress=progress,
+                shard=args.shard, progress=progress, unsandboxed=args.unsandboxed,
             )  # fmt: skip
     except (OSError, ValueError, TypeError, ImportError) as exc:
         print(f"posenc grade: {exc}", file=sys.stderr)

@@ -5,13 +5,15 @@
 
 A submission is a learner's copy of ``notebooks/05_exercise.ipynb``: a notebook
 file (the learner is its file name without ``.ipynb``) or a folder holding one
-(the learner is the folder's name). Each one is run in a kernel of its own, in
-a fresh temporary working directory; then every task's checker
-(``check_lookup``, ``check_pos_encoding``, ``check_sinusoidal_positions``) runs
-on the learner's function in that kernel. Each job has one worker process
-(:mod:`posenc_lib.grading._grade_worker`) that grades its learners one after
-another and starts each next kernel ahead; no kernel is used for two learners.
-Written:
+(the learner is the folder's name). Every submission is copied first; each
+copy is run in a kernel of its own, in a box of its own
+(:mod:`posenc_lib.grading.box`); then the kernel runs the learner's functions on
+the inputs of each task's checker (``check_lookup``, ``check_pos_encoding``,
+``check_sinusoidal_positions``) and the checker judges the results here, in the
+grader's own processes (:mod:`posenc_lib.grading.verdicts`). Each job has one
+worker process (:mod:`posenc_lib.grading._grade_worker`) that grades its
+learners one after another and starts each next kernel ahead; no kernel is used
+for two learners. Written:
 
 - ``DIR/grades.csv``: one row per learner and task, with the columns
   ``learner, task, passed, mistake, convention, seconds, message``;
@@ -20,19 +22,25 @@ Written:
 
 What is contained, and what is not
 ----------------------------------
-Contained: time (each cell, each check and each notebook has a limit, and a
-worker that outlives them is killed with its kernels), memory (the worker and
-each of its kernels get at most ``memory_mb`` of address space, so a huge
-allocation is a ``MemoryError``), output (a cell's output is capped at a few
-kilobytes), the working directory (a fresh temporary folder), and crashes (a
-dying kernel, ``sys.exit()``, ``os._exit()``, invalid JSON, a killed worker:
-each becomes a row that says so, and the other learners are graded as usual).
+Each learner's kernel runs in a box of its own (:mod:`posenc_lib.grading.box`,
+bubblewrap): it sees no other process and none outlives it, has no network, a
+read-only system and environment, the library replaced by stand-ins, and one
+writable folder holding a copy of its notebook. It cannot see the submissions,
+the output folder, the grader or the other kernels. The verdicts are decided
+outside it (:mod:`posenc_lib.grading.verdicts`): the kernel only runs the
+learner's functions on the checker's inputs and reports raw results; nothing it
+prints reaches the CSV or a feedback page unescaped. Submissions are copied
+before grading starts; every file gets its rows. Also contained, as before:
+time (each cell, each check and each notebook has a limit, and a worker that
+outlives them is killed with its kernels), memory (``memory_mb`` of address
+space for the worker and each kernel), output (a few kilobytes per cell), and
+crashes (each becomes a row that says so).
 
-**Not contained: this is not a security sandbox.** The learner's code runs as
-the grader's own user, with the grader's files and network. A cell can write
-outside its working directory, read files, tamper with the checkers inside its
-own kernel, or reach the other kernels of the same run. Grade untrusted
-notebooks in a container or a throwaway account.
+Not contained: the CPU a kernel uses within its limits, the disk space its own
+folder can take, and a learner who hard-codes the checker's published cases
+(the verdict is about the answers the function gives). Where no box can be made
+(no bubblewrap, not Linux), ``posenc grade`` refuses to run unless given
+``--unsandboxed``: then learners' code runs as you, with your files.
 """
 
 import csv
@@ -40,115 +48,40 @@ import html
 import importlib.util
 import os
 import queue
+import shutil
+import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from ..validation import check_integer, check_positive
+from ..validation import check_integer
 from ._workers import Worker
 from .limits import TASKS, Limits
+from .submissions import find_submissions, learner_id, page_name
 
 __all__ = [
     "COLUMNS",
     "TASKS",
     "Limits",
+    "SandboxUnavailable",
     "find_submissions",
     "grade",
+    "learner_id",
     "merge",
+    "page_name",
     "parse_shard",
-    "report_task",
     "write_csv",
 ]
 
 #: what grading imports beyond the library's own dependencies (the "grade" extra)
 NEEDS = ("ipykernel", "jupyter_client", "nbclient", "nbformat")
 COLUMNS = ("learner", "task", "passed", "mistake", "convention", "seconds", "message")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheets evaluate
 
 
-def report_task(task, namespace):
-    """The verdict on one task, run *inside* the learner's kernel.
-
-    Parameters
-    ----------
-    task : str
-        One of :data:`TASKS`; the learner's function of that name is checked.
-    namespace : dict
-        The kernel's globals.
-
-    Returns
-    -------
-    dict
-        ``passed``, ``mistake``, ``convention``, ``message`` (text) and ``html``.
-
-    Examples
-    --------
-    >>> from posenc_lib import lookup
-    >>> report_task("lookup", {"lookup": lookup})["passed"]
-    True
-    >>> report_task("lookup", {})["message"]
-    'There is no function named lookup in the notebook (was it renamed or deleted?).'
-    """
-    from ..exercise import checkers
-
-    function = namespace.get(task)
-    if not callable(function):
-        message = (
-            f"There is no function named {task} in the notebook "
-            "(was it renamed or deleted?)."
-        )
-        return {"passed": False, "mistake": None, "convention": None,
-                "message": message, "html": html.escape(message)}  # fmt: skip
-    try:
-        result = getattr(checkers, f"check_{task}")(function)
-        return {
-            "passed": bool(result.passed),
-            "mistake": result.mistake,
-            "convention": getattr(result, "convention", None),
-            "message": str(result.message),
-            "html": result._repr_html_(),
-        }
-    except KeyboardInterrupt:  # the grader interrupts a check past its time limit
-        message = "not graded: the check ran past its time limit (an endless loop?)"
-        return {"passed": False, "mistake": None, "convention": None,
-                "message": message, "html": html.escape(message)}  # fmt: skip
-    except BaseException as exc:  # the checker must never take the grader down
-        message = f"The check itself stopped: {type(exc).__name__}: {exc}"[:500]
-        return {"passed": False, "mistake": None, "convention": None,
-                "message": message, "html": html.escape(message)}  # fmt: skip
-
-
-def _learner_notebook(folder):
-    """The notebook of a learner's folder: its ``05_exercise.ipynb``, else the first."""
-    notebooks = sorted(folder.glob("*.ipynb"))
-    preferred = folder / "05_exercise.ipynb"
-    return preferred if preferred in notebooks else (notebooks or [preferred])[0]
-
-
-def find_submissions(paths):
-    """``{learner: notebook_path}`` for the given files and folders, by learner.
-
-    A notebook file is one learner, named by the file (``alice.ipynb``); a folder
-    holds learners: each notebook in it, and each sub-folder (named by the
-    learner, holding their ``05_exercise.ipynb``).
-
-    Examples
-    --------
-    >>> find_submissions(["alice.ipynb"])
-    {'alice': PosixPath('alice.ipynb')}
-    """
-    found = {}
-    for path in map(Path, paths):
-        if path.is_dir():
-            for child in sorted(path.iterdir()):
-                if child.is_dir():
-                    found[child.name] = _learner_notebook(child)
-                elif child.suffix == ".ipynb":
-                    found[child.stem] = child
-        elif path.suffix == ".ipynb" or path.is_file():
-            found[path.stem] = path  # a file that is not a notebook is reported
-        elif not path.exists():
-            raise FileNotFoundError(f"submission {str(path)!r} does not exist.")
-    return dict(sorted(found.items()))
+class SandboxUnavailable(OSError):
+    """No box can be made here, and ``unsandboxed`` was not asked for."""
 
 
 _STATUS = {
@@ -157,6 +90,7 @@ _STATUS = {
     "worker-timeout": "not graded: the notebook ran past its time limit "
     "and was stopped{where}",
     "worker-died": "not graded: the grading process failed ({detail}){where}",
+    "grader-failed": "not graded: the grader failed ({detail})",
 }
 
 
@@ -168,24 +102,37 @@ def _where(result):
     return " while running " + (f"cell {failed['index']}" if failed else "the checks")
 
 
+def _verdict(result, task):
+    """The task's verdict from a worker's result, checked to be plain data."""
+    status = result.get("status")
+    if status != "graded":
+        detail = result.get("detail")
+        message = _STATUS[status].format(where=_where(result), detail=detail)
+        return {"passed": False, "message": message}
+    verdict = result["verdicts"][task]
+    if "error" in verdict:
+        return {"passed": False, "message": f"not graded: {verdict['error']}"}
+    texts = [verdict["message"], verdict.get("mistake") or "",
+             verdict.get("convention") or ""]  # fmt: skip
+    if (
+        not all(isinstance(t, str) for t in texts)
+        or type(verdict["passed"]) is not bool
+    ):
+        raise TypeError("a verdict that is not plain data")
+    return verdict
+
+
 def _rows(learner, result, seconds):
     """The CSV rows of one learner (one per task)."""
-    status = result.get("status")
     rows = []
     for task in TASKS:
-        verdict = result.get("verdicts", {}).get(task)
-        if status != "graded":
-            where = _where(result)
-            message = _STATUS[status].format(where=where, detail=result.get("detail"))
-            verdict = {"passed": False, "message": message}
-        elif "error" in verdict:
-            verdict = {"passed": False, "message": f"not graded: {verdict['error']}"}
-        first_line = verdict.get("message", "").split("\n", 1)[0]
+        verdict = _verdict(result, task)
+        first_line = str(verdict["message"]).split("\n", 1)[0]
         failed = result.get("failed")
-        if status == "graded" and failed:
+        if result.get("status") == "graded" and failed:
             first_line += f" [cell {failed['index']} failed: {failed['error']}]"
         rows.append({
-            "learner": learner, "task": task, "passed": bool(verdict["passed"]),
+            "learner": learner, "task": task, "passed": verdict["passed"],
             "mistake": verdict.get("mistake") or "",
             "convention": verdict.get("convention") or "",
             "seconds": f"{seconds:.2f}", "message": first_line,
@@ -193,19 +140,28 @@ def _rows(learner, result, seconds):
     return rows
 
 
+def _verdict_html(result, task, row):
+    """A task's verdict as HTML, made here from its text (every part escaped)."""
+    from ..exercise import CheckResult
+
+    verdict = result.get("verdicts", {}).get(task, {})
+    if result.get("status") != "graded" or "error" in verdict:
+        return f"<p>{html.escape(row['message'])}</p>"
+    return CheckResult(row["passed"], None, verdict["message"])._repr_html_()
+
+
 def _feedback_page(learner, result, rows):
     """One learner's feedback as an HTML page."""
     parts = [f"<h1>Feedback: {html.escape(learner)}</h1>"]
     for row in rows:
-        verdict = result.get("verdicts", {}).get(row["task"], {})
-        body = verdict.get("html") or f"<p>{html.escape(row['message'])}</p>"
+        body = _verdict_html(result, row["task"], row)
         parts.append(f"<h2><code>{row['task']}</code></h2>{body}")
     failed = result.get("failed")
     if failed:
         parts.append(
-            f"<h2>Your first failing cell (cell {failed['index']})</h2>"
-            f"<pre>{html.escape(failed['source'])}</pre>"
-            f"<p><b>{html.escape(failed['error'])}</b></p>"
+            f"<h2>Your first failing cell (cell {int(failed['index'])})</h2>"
+            f"<pre>{html.escape(str(failed['source']))}</pre>"
+            f"<p><b>{html.escape(str(failed['error']))}</b></p>"
         )
     style = "body{font-family:sans-serif;max-width:50em;margin:2em auto}"
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Feedback: "
@@ -221,20 +177,20 @@ def _grade_one(learner, notebook, out, idle):
         seconds = time.monotonic() - started
     finally:
         idle.put(worker)
+    return _write_learner(learner, result, seconds, out)
+
+
+def _write_learner(learner, result, seconds, out):
+    """The learner's rows; their feedback page written."""
     try:
         rows = _rows(learner, result, seconds)
         page = _feedback_page(learner, result, rows)
-    except (KeyError, TypeError, AttributeError, ValueError):  # a learner's forgery?
+    except (KeyError, TypeError, AttributeError, ValueError):  # a malformed answer
         result = {"status": "worker-died", "detail": "a malformed answer"}
         rows = _rows(learner, result, seconds)
         page = _feedback_page(learner, result, rows)
-    (out / "feedback" / f"{_safe_name(learner)}.html").write_text(page, "utf-8")
+    (out / "feedback" / f"{page_name(learner)}.html").write_text(page, "utf-8")
     return rows
-
-
-def _safe_name(learner):
-    """A learner's name as a file name: letters, digits, ``-``, ``_`` and ``.``."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in learner) or "_"
 
 
 def parse_shard(text):
@@ -255,7 +211,41 @@ def parse_shard(text):
     raise ValueError(f"shard == {text!r}, must be I/N with 1 <= I <= N, e.g. 1/4.")
 
 
-def grade(paths, out, *, jobs=None, limits=None, shard=None, progress=None):
+def _box_stub(run, unsandboxed):
+    """The box's ``posenc_lib`` in ``run``; None (and a warning) if ``unsandboxed``."""
+    from .box import make_stub, sandbox_problem
+
+    if unsandboxed:
+        warning = ("posenc grade: --unsandboxed: learners' code runs as you, with "
+                   "your files and network, and can change any grade.")  # fmt: skip
+        print(warning, file=sys.stderr)
+        return None
+    problem = sandbox_problem()
+    if problem is not None:
+        raise SandboxUnavailable(
+            f"no sandbox for learners' code: {problem}. Install bubblewrap, or "
+            "pass --unsandboxed to run their code as you, unisolated."
+        )
+    return make_stub(run)
+
+
+def _copy_all(submissions, folder):
+    """Copy every notebook into ``folder`` first: ``{learner: copy or error}``."""
+    copies = {}
+    for number, (learner, notebook) in enumerate(submissions):
+        copy = folder / f"{number:05d}" / notebook.name
+        copy.parent.mkdir()
+        try:
+            shutil.copyfile(notebook, copy)
+            copies[learner] = copy
+        except OSError as exc:
+            detail = f"{type(exc).__name__}: {exc.strerror}"
+            copies[learner] = {"status": "unreadable", "detail": detail}
+    return copies
+
+
+def grade(paths, out, *, jobs=None, limits=None, shard=None, progress=None,
+          unsandboxed=False):  # fmt: skip
     """Grade every submission under ``paths``; write ``out/grades.csv`` and feedback.
 
     Parameters
@@ -272,39 +262,68 @@ def grade(paths, out, *, jobs=None, limits=None, shard=None, progress=None):
         ``"I/N"``: grade only the I-th of every N submissions (by learner name).
     progress : callable, optional
         Called as ``progress(done, total)`` after each learner.
+    unsandboxed : bool, default False
+        Run kernels without a box (where none can be made); say so on stderr.
 
     Returns
     -------
     list of dict
         The rows written to the CSV.
+
+    Raises
+    ------
+    SandboxUnavailable
+        If no box can be made here and ``unsandboxed`` is False.
     """
     _check_installed()
     limits = Limits() if limits is None else limits
     jobs = check_integer(jobs or os.cpu_count() or 1, "jobs", min_value=1)
-    check_positive(limits.cell_seconds, "cell_seconds")
     submissions = list(find_submissions(paths).items())
     if shard is not None:
         index, count = parse_shard(shard)
         submissions = submissions[index - 1 :: count]
     out = Path(out)
-    (out / "feedback").mkdir(parents=True, exist_ok=True)
-    workers = [Worker(limits) for _ in range(min(jobs, len(submissions)) or 1)]
+    with tempfile.TemporaryDirectory(prefix="posenc-grade-run-") as run:
+        stub = _box_stub(Path(run), unsandboxed)
+        (Path(run) / "submissions").mkdir()
+        copies = _copy_all(submissions, Path(run) / "submissions")
+        (out / "feedback").mkdir(parents=True, exist_ok=True)
+        rows = _grade_all(copies, out, jobs, limits, stub, progress)
+    return write_csv(rows, out / "grades.csv")
+
+
+def _grade_all(copies, out, jobs, limits, stub, progress):
+    """Every learner's rows, whatever happened to each."""
+    workers = [Worker(limits, stub) for _ in range(min(jobs, len(copies)) or 1)]
     idle = queue.SimpleQueue()
     for worker in workers:
         idle.put(worker)
     rows = []
     try:
         with ThreadPoolExecutor(max_workers=len(workers)) as pool:
-            futures = [pool.submit(_grade_one, name, nb, out, idle)
-                       for name, nb in submissions]  # fmt: skip
+            futures = {
+                pool.submit(_grade_copy, learner, copy, out, idle): learner
+                for learner, copy in copies.items()
+            }
             for done, future in enumerate(as_completed(futures), 1):
-                rows += future.result()
+                try:
+                    rows += future.result()
+                except Exception as exc:  # the grader's fault: still a row each
+                    detail = f"{type(exc).__name__}: {exc}"[:300]
+                    failed = {"status": "grader-failed", "detail": detail}
+                    rows += _rows(futures[future], failed, 0.0)
                 if progress:
-                    progress(done, len(submissions))
+                    progress(done, len(copies))
     finally:
         for worker in workers:
             worker.stop()
-    return write_csv(rows, out / "grades.csv")
+    return rows
+
+
+def _grade_copy(learner, copy, out, idle):
+    if isinstance(copy, dict):  # could not even be copied
+        return _write_learner(learner, copy, 0.0, out)
+    return _grade_one(learner, copy, out, idle)
 
 
 def _check_installed():
@@ -318,17 +337,36 @@ def _check_installed():
         )
 
 
+def _cell(value):
+    """A CSV cell a spreadsheet shows as text: ``=1+1`` becomes ``'=1+1``."""
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def write_csv(rows, path):
     """Write ``rows`` (dicts with :data:`COLUMNS`) sorted by learner and task.
 
-    Returns the rows in that order.
+    Cells that a spreadsheet would evaluate (starting ``=``, ``+``, ``-``,
+    ``@``) get a leading ``'``. The file is replaced at once (written beside it,
+    then renamed). Returns the rows as written, in that order.
+
+    Examples
+    --------
+    >>> _cell("=1+1"), _cell("alice")
+    ("'=1+1", 'alice')
     """
     order = {task: n for n, task in enumerate(TASKS)}
-    rows = sorted(rows, key=lambda r: (r["learner"], order.get(r["task"], 99)))
-    with open(path, "w", newline="", encoding="utf-8") as file:
+    rows = [{column: _cell(row[column]) for column in COLUMNS} for row in rows]
+    rows.sort(key=lambda r: (r["learner"], order.get(r["task"], 99)))
+    path = Path(path)
+    with tempfile.NamedTemporaryFile(
+        "w", dir=path.parent, prefix=".grades-", suffix=".csv", delete=False,
+        newline="", encoding="utf-8",
+    ) as file:  # fmt: skip
         writer = csv.DictWriter(file, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+    os.replace(file.name, path)
     return rows
 
 

@@ -12,7 +12,20 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import default
 
-__all__ = ["CurrentEnvKernelManager", "CurrentEnvKernelSpecs"]
+__all__ = [
+    "WARM_MODULES",
+    "WARM_UP",
+    "CurrentEnvKernelManager",
+    "CurrentEnvKernelSpecs",
+]
+
+#: imported by a kernel before its learner's turn (the exercise imports them too)
+WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.exercise",
+                "posenc_lib.grading._runner")  # fmt: skip
+#: the kernel's command-line argument that imports them as it starts
+WARM_UP = "--IPKernelApp.exec_lines=" + "".join(
+    f"__import__({name!r});" for name in WARM_MODULES
+)
 
 
 class CurrentEnvKernelSpecs(KernelSpecManager):

@@ -1,0 +1,174 @@
+"""Each learner's kernel in a box of its own: bubblewrap (``bwrap``) on Linux.
+
+A box is a set of Linux namespaces made by bubblewrap (Debian's ``bubblewrap``
+package, used by Flatpak), around one kernel:
+
+- **its own processes only** (a PID namespace): it sees no other process, and
+  every process it starts dies with it, ``start_new_session`` or not;
+- **no network** (a network namespace with nothing in it); the grader talks to
+  the kernel over Unix sockets in the box's folder (``ipc`` transport);
+- **a read-only system**: ``/usr``, a few files of ``/etc``, this Python and its
+  environment, read-only; everything else (home folders, the submissions, the
+  output folder, other boxes, the grader's run folder) is simply not there;
+- **the library replaced by stand-ins** (:mod:`posenc_lib.grading._stub`,
+  mounted where the package is): the exercise's imports work, the reference
+  functions, checkers and mistakes are not there to be used or patched;
+- **writable**: its own folder (a copy of its notebook, its connection file and
+  sockets) and a small private ``/tmp``; no capabilities, a fresh session, no
+  environment variables but ``HOME``, ``PATH``, ``LANG``.
+
+Not contained by the box: CPU time and memory (the worker's limits do that:
+cell and notebook time limits, ``RLIMIT_AS``) and the disk space its folder can
+take. Where bubblewrap is missing or cannot make namespaces (macOS, Windows, a
+container that forbids them) :func:`sandbox_problem` says why, and ``posenc
+grade`` refuses to run unless given ``--unsandboxed``.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import ipykernel.kernelspec
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import List, Unicode, default
+
+__all__ = ["BoxKernelManager", "box_command", "make_stub", "sandbox_problem"]
+
+_PACKAGE = Path(__file__).resolve().parent.parent  # posenc_lib, where it lies
+_ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf",
+        "passwd", "group", "hosts")  # fmt: skip
+TMP_BYTES = 64 * 2**20  # the box's private /tmp
+
+
+@cache
+def sandbox_problem():
+    """Why no box can be made here, as one sentence; None if it can.
+
+    Tries ``bwrap`` once (a box running ``true``) and remembers the answer.
+    """
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap needs Linux namespaces, and this is {sys.platform}"
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    trial = [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
+             "--proc", "/proc", "--dev", "/dev", "true"]  # fmt: skip
+    try:
+        done = subprocess.run(trial, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap could not be run ({exc})"
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"bubblewrap cannot make a box here ({why})"
+    return None
+
+
+def make_stub(folder):
+    """Write the box's ``posenc_lib`` (the stand-ins) into ``folder``; its path.
+
+    The stand-ins come from :mod:`posenc_lib.grading._stub`; the two modules the
+    grader's own cells need inside the box are copied from the library.
+    """
+    stub = Path(folder) / "posenc_lib"
+    source = Path(__file__).resolve().parent
+    shutil.copytree(source / "_stub", stub,
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    shutil.copy(_PACKAGE / "exercise" / "_time_limit.py", stub / "exercise")
+    shutil.copy(source / "_runner.py", stub / "grading")
+    return stub
+
+
+def _system_mounts():
+    """``/usr`` and its usual links, some of ``/etc``: read-only."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "lib", "lib32", "lib64", "sbin"):
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    for name in _ETC:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return args
+
+
+def _python_mounts(stub):
+    """This Python, its environment, and the stub where the library would be."""
+    places = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}
+    args = []
+    for place in sorted(places):
+        if not place.is_relative_to("/usr"):
+            args += ["--ro-bind", str(place), str(place)]
+    return args + ["--ro-bind", str(stub), str(_PACKAGE)]
+
+
+def box_command(box, stub):
+    """The ``bwrap`` arguments that run a command in the box of folder ``box``.
+
+    Parameters
+    ----------
+    box : path-like
+        The box's own folder: writable, its working directory.
+    stub : path-like
+        The stand-in ``posenc_lib`` made by :func:`make_stub`.
+    """
+    box = str(Path(box).resolve())
+    venv_bin = str(Path(sys.prefix) / "bin")
+    # first the private /tmp and the box's parent (so "../" is private too), then
+    # what is bound: a tmpfs mounted later would hide a venv or the stub under it
+    private = ["/tmp", *{str(Path(box).parent)} - {"/tmp"}]
+    scratch = [arg for path in private
+               for arg in ("--size", str(TMP_BYTES), "--tmpfs", path)]  # fmt: skip
+    return [
+        shutil.which("bwrap") or "bwrap",
+        "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+        "--dev", "/dev", "--proc", "/proc", *scratch,
+        *_system_mounts(), *_python_mounts(stub),
+        "--bind", box, box, "--remount-ro", "/", "--chdir", box,
+        "--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8",
+        "--setenv", "PATH", f"{venv_bin}:/usr/bin:/bin",
+        "--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "MPLBACKEND", "Agg",
+    ]  # fmt: skip
+
+
+class _BoxKernelSpecs(KernelSpecManager):
+    """Every kernel name means this interpreter's ipykernel, inside a box."""
+
+    prefix = List(Unicode())
+
+    def get_kernel_spec(self, kernel_name):
+        spec = ipykernel.kernelspec.get_kernel_dict()
+        spec["argv"] = [*self.prefix, *spec["argv"]]
+        spec["interrupt_mode"] = "message"  # a signal would stop at bwrap
+        return KernelSpec(resource_dir=ipykernel.kernelspec.RESOURCES, **spec)
+
+
+class BoxKernelManager(AsyncKernelManager):
+    """A kernel of this Python in the box of folder ``box``, over Unix sockets.
+
+    Give ``box`` (the folder) and ``stub`` (from :func:`make_stub`).
+    """
+
+    box = Unicode()
+    stub = Unicode()
+
+    @default("kernel_spec_manager")
+    def _kernel_spec_manager_default(self):
+        prefix = box_command(self.box, self.stub)
+        return _BoxKernelSpecs(data_dir=self.data_dir, prefix=prefix)
+
+    @default("transport")
+    def _transport_default(self):
+        return "ipc"
+
+    @default("ip")
+    def _ip_default(self):
+        return str(Path(self.box) / "k")
+
+    @default("connection_file")
+    def _connection_file_default(self):
+        return str(Path(self.box) / ".posenc-kernel.json")
