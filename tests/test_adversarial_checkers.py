@@ -19,7 +19,7 @@ from posenc_lib.exercise import (
     check_pos_encoding,
     check_sinusoidal_positions,
 )
-from posenc_lib.exercise._time_limit import TIME_LIMIT, guarded_call
+from posenc_lib.exercise.guard import TIME_LIMIT, guarded_call
 
 CHECKERS = {
     "pos_encoding": (check_pos_encoding, pos_encoding),

@@ -198,6 +198,8 @@ LAZY = {
     ("posenc_lib/__main__.py", "posenc_lib.grading.cli"),
     ("posenc_lib/grading/cli.py", "posenc_lib.grading.grader"),
     ("posenc_lib/grading/grader.py", "posenc_lib.exercise"),
+    # the sandbox, once the grade extra (ipykernel, jupyter_client) is known present
+    ("posenc_lib/grading/grader.py", "posenc_lib.grading.box"),
 }
 
 

@@ -11,8 +11,9 @@ What is where:
   ``python -m posenc_lib run FILE``).
 - :mod:`~posenc_lib.exercise.checkers`: ``check_lookup``, ``check_pos_encoding``,
   ``check_sinusoidal_positions``; each names the mistake it recognises.
-- ``_checking.py`` (what the checkers say, how an answer is read) and
-  ``_time_limit.py`` (a learner's call under a time limit), private to this room.
+- :mod:`~posenc_lib.exercise.guard`: a learner's call under a time limit,
+  nothing escaping it (the checkers' and the grader's);
+- ``_checking.py`` (what the checkers say, how an answer is read), private.
 
 The lesson's mistakes that the checkers recognise live in the maths room,
 :mod:`posenc_lib.mistakes` (chapter 04 and :func:`posenc_lib.identify_encoding`

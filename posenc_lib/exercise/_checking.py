@@ -21,7 +21,7 @@ from ..conventions import USED_BY
 from ..formatting import format_number, format_numbers
 from ..mistakes import DESCRIPTION, MISTAKES, RIGHT_LINE, WRONG_LINE
 from ..positional import frequencies
-from ._time_limit import TimeLimitExceeded, guarded_call, why
+from .guard import TimeLimitExceeded, guarded_call, why
 
 __all__ = [
     "Case",
@@ -270,7 +270,7 @@ def run_case(name, fn, case, time_limit=None):
     """``(args, value, answer)`` for one case, or raise Stop saying what failed.
 
     ``fn`` runs under ``time_limit`` seconds (default
-    :data:`~posenc_lib.exercise._time_limit.TIME_LIMIT`); whatever it raises,
+    :data:`~posenc_lib.exercise.guard.TIME_LIMIT`); whatever it raises,
     ``SystemExit`` and ``KeyboardInterrupt`` included, becomes a Stop.
     """
     args = copy.deepcopy(case.args)  # the learner may modify what it is given

@@ -25,7 +25,7 @@ import subprocess
 import sys
 from argparse import Namespace
 
-from . import _time_limit, cli  # cli imports this module too: names used late
+from . import cli, guard  # cli imports this module too: names used late
 from ._watchdog import Heartbeat, watch
 
 __all__ = ["GRACE", "run_in_child"]
@@ -49,7 +49,7 @@ class _Beat(Heartbeat):
 def _child_main(argv):
     """The child: ``CONTROL_FD TIME_LIMIT SOLUTION``, the script on stdin."""
     beat = _Beat(int(argv[0]))
-    _time_limit.on_call = beat
+    guard.on_call = beat
     args = Namespace(file="-", solution=argv[2], time_limit=float(argv[1]))
 
     def give_up(limit):

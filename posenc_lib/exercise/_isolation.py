@@ -1,7 +1,7 @@
 """Run a check in a forked child, so that no learner function can hang, kill or
 crash the caller (private).
 
-The time limit of :mod:`._time_limit` lives in the learner's own process: code
+The time limit of :mod:`.guard` lives in the learner's own process: code
 that turns off the alarm, ignores ``SIGALRM`` or nests bare ``except`` loops
 outlives it, and ``os._exit(0)`` ends the process (in a notebook, the kernel).
 So :func:`run_check` forks: the child runs the whole check (every call of the
@@ -29,10 +29,10 @@ import signal
 import sys
 import warnings
 
-from . import _time_limit
+from . import guard
 from ._checking import CheckResult, make_result, see
-from ._time_limit import TIME_LIMIT, why
 from ._watchdog import Heartbeat, watch
+from .guard import TIME_LIMIT, why
 
 __all__ = ["GRACE", "judged", "run_check"]
 
@@ -93,7 +93,7 @@ def _child(read_end, write_end, name, check, fn, time_limit):
         out, err = _Capture(), _Capture()
         sys.stdout, sys.stderr = out, err
         beat = Heartbeat(write_end)
-        _time_limit.on_call, _time_limit.last_resort = beat, None
+        guard.on_call, guard.last_resort = beat, None
         result = judged(name, check, fn, time_limit)
         fields = (result.passed, result.mistake, result.message, result.convention)
         payload = [*fields, out.getvalue(), err.getvalue()]
@@ -181,7 +181,7 @@ def run_check(name, check, fn, time_limit=None):
     ... # doctest: +ELLIPSIS
     pos_encoding: your function ended the process running the check (it exited ...
     """
-    limit = TIME_LIMIT if time_limit is None else _time_limit._check_limit(time_limit)
+    limit = TIME_LIMIT if time_limit is None else guard._check_limit(time_limit)
     if not hasattr(os, "fork"):
         return judged(name, check, fn, time_limit)
     read_end, write_end = os.pipe()

@@ -43,7 +43,7 @@ from ..embedding import lookup as _right_lookup
 from ..mistakes import MISTAKES, POS_ENCODING_MISTAKES
 from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
-from ..validation import describe
+from ..validation import check_choice, describe
 from ._checking import (
     Case,
     CheckResult,
@@ -60,10 +60,11 @@ from ._checking import (
     show,
 )
 from ._isolation import run_check
-from ._time_limit import guarded_call, why
+from .guard import guarded_call, why
 
 __all__ = [
     "CheckResult",
+    "check_in_process",
     "check_lookup",
     "check_pos_encoding",
     "check_sinusoidal_positions",
@@ -429,3 +430,40 @@ def _check_sinusoidal_positions(fn, *, time_limit=None):
     return _judge(
         "sinusoidal_positions", cases, answers, candidates, _convention_table, example=0
     )
+
+
+def check_in_process(task, fn, *, time_limit=None):
+    """The checker of ``task``, run in this process rather than in a fork.
+
+    For a caller whose ``fn`` cannot hang, exit or take the process down and
+    must see every call the checker makes: the grader, which replays what a
+    learner's function returned in its sealed kernel
+    (:mod:`posenc_lib.grading.verdicts`). A learner's own function belongs in
+    :func:`check_lookup`, :func:`check_pos_encoding` or
+    :func:`check_sinusoidal_positions`, which fork.
+
+    Parameters
+    ----------
+    task : {"lookup", "pos_encoding", "sinusoidal_positions"}
+    fn : callable
+    time_limit : float, optional
+        As in :func:`check_pos_encoding`.
+
+    Examples
+    --------
+    >>> from posenc_lib import pos_encoding
+    >>> calls = []
+    >>> def recorded(pos, d_model):
+    ...     calls.append((pos, d_model))
+    ...     return pos_encoding(pos, d_model)
+    >>> check_in_process("pos_encoding", recorded).passed, calls[0]
+    (True, (0, 4))
+    """
+    checks = {
+        "lookup": _check_lookup,
+        "pos_encoding": _check_pos_encoding,
+        "sinusoidal_positions": _check_sinusoidal_positions,
+    }
+    task = check_choice(task, "task", tuple(checks))
+    _check_callable(fn)
+    return checks[task](fn, time_limit=time_limit)

@@ -34,9 +34,9 @@ import importlib.util
 import os
 import sys
 
-from . import _child_run, _time_limit
-from ._time_limit import TIME_LIMIT, guarded_call, why
+from . import _child_run, guard
 from .commands import MAX_SCRIPT_CHARS, CommandError, iter_commands
+from .guard import TIME_LIMIT, guarded_call, why
 
 __all__ = ["add_run_parser", "run_main"]
 
@@ -224,7 +224,7 @@ def run_main(args, *, beat=None, give_up=_give_up):
         output that cannot be written or lost, or a solution that ended the
         process early; 130 on Ctrl-C; 141 on a closed pipe.
     """
-    _time_limit.last_resort = give_up
+    guard.last_resort = give_up
     try:
         return _run(args, beat)
     except _Refused as refused:

@@ -50,7 +50,7 @@ from ..validation import (
     describe,
 )
 from ._checking import coerce_answer
-from ._time_limit import TimeLimitExceeded, guarded_call, why
+from .guard import TimeLimitExceeded, guarded_call, why
 
 __all__ = ["MAX_SCRIPT_CHARS", "CommandError", "iter_commands", "run_commands"]
 

@@ -1,7 +1,7 @@
 """The kernel's side of grading: run a learner's function, report what it did.
 
 This module runs *inside* the learner's kernel (inside its box: the box offers
-it and :mod:`posenc_lib.exercise._time_limit`, nothing else of the library). It
+it and :mod:`posenc_lib.exercise.guard`, nothing else of the library). It
 decides nothing: :func:`answer` calls the learner's function on the inputs the
 grader sent and reports, for each call, what came back (its type, its numbers,
 its ``repr``, whether it shares memory with an argument), what it raised, and
@@ -16,7 +16,7 @@ import json
 
 import numpy as np
 
-from ..exercise._time_limit import TimeLimitExceeded, guarded_call
+from ..exercise.guard import TimeLimitExceeded, guarded_call
 
 __all__ = ["MAX_ITEMS", "answer", "decode", "encode"]
 

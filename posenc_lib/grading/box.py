@@ -77,7 +77,7 @@ def make_stub(folder):
     source = Path(__file__).resolve().parent
     shutil.copytree(source / "_stub", stub,
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    shutil.copy(_PACKAGE / "exercise" / "_time_limit.py", stub / "exercise")
+    shutil.copy(_PACKAGE / "exercise" / "guard.py", stub / "exercise")
     shutil.copy(source / "_runner.py", stub / "grading")
     return stub
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import embedding, positional
 from ..exercise import checkers
-from ..exercise._time_limit import TIME_LIMIT, TimeLimitExceeded
+from ..exercise.guard import TIME_LIMIT, TimeLimitExceeded
 
 __all__ = ["MAX_ROUNDS", "decide"]
 
@@ -162,7 +162,7 @@ def _probe_inputs(task):
         seen.append(tuple(np.copy(a) if isinstance(a, np.ndarray) else a for a in args))
         return _REFERENCE[task](*args)
 
-    getattr(checkers, f"check_{task}")(probe)
+    checkers.check_in_process(task, probe)
     return seen
 
 
@@ -197,7 +197,6 @@ def decide(task, ask):
     kernel and returns the report of :func:`posenc_lib.grading._runner.answer`
     (parsed JSON); it raises :class:`KernelProblem` when there is none.
     """
-    checker = getattr(checkers, f"check_{task}")
     known, pending = {}, _probe_inputs(task)
     for _ in range(MAX_ROUNDS):
         report = ask([[_spec(a) for a in args] for args in pending])
@@ -215,7 +214,7 @@ def decide(task, ask):
         if own is not None:
             return own
         replay = _Replay(known)
-        result = checker(replay)
+        result = checkers.check_in_process(task, replay)
         if replay.malformed:
             raise KernelProblem("the kernel's answer was not readable")
         if not replay.unknown:

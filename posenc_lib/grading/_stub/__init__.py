@@ -2,7 +2,7 @@
 
 :mod:`posenc_lib.grading.box` mounts this folder where the library's own
 package would be, inside each learner's box (with a copy of the real
-``exercise/_time_limit.py`` and ``grading/_runner.py``, which the grader's own
+``exercise/guard.py`` and ``grading/_runner.py``, which the grader's own
 cells use). What chapter 05's notebook imports is here, and does nothing that
 could grade or help: the checkers say the grader checks after the run,
 ``run_commands`` and ``compare_outputs`` return a note, ``setup_notebook`` does

@@ -5,7 +5,7 @@
 lookup: checked by the grader after the notebook has run.
 """
 
-from .mistakes import MISTAKES
+from ..mistakes import MISTAKES
 
 __all__ = [
     "MISTAKES",
