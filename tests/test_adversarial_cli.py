@@ -124,12 +124,16 @@ def test_a_solution_that_swallows_every_timeout_is_given_up_on(tmp_path):
 
 
 def test_a_real_ctrl_c_exits_130(tmp_path):
-    ready, entered = os.pipe()  # the solution writes a byte once in its loop
+    # the solution writes a byte into a named pipe once in its loop: by path, since
+    # posenc run --solution runs it in a child process of its own
+    fifo = tmp_path / "entered"
+    os.mkfifo(fifo)
+    ready = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     path = solution(
         tmp_path,
         "import os\n"
         "def pos_encoding(pos, d):\n"
-        f"    os.write({entered}, b'x')\n"
+        f"    os.write(os.open({str(fifo)!r}, os.O_WRONLY), b'x')\n"
         "    while True:\n        pass\n",
     )
     process = subprocess.Popen(
@@ -138,10 +142,8 @@ def test_a_real_ctrl_c_exits_130(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        pass_fds=(entered,),
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
-    os.close(entered)
     # wait for the solution to be in its endless loop (60 s: only a hang)
     in_loop, _, _ = select.select([ready], [], [], 60)
     assert in_loop and os.read(ready, 1) == b"x", "the solution never started"

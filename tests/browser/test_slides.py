@@ -74,7 +74,8 @@ _STATE_JS = """
 
 
 def _widget_stills():
-    """The PNGs (base64) that stand for a widget on the slides: the explorer's."""
+    """The PNGs (base64) that stand for a widget on the slides (the explorer is
+    embedded live, so none of the lecture's widgets needs one today)."""
     figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
     lecture = nbformat.read(figures.LECTURE, as_version=4)
     return {
@@ -82,7 +83,7 @@ def _widget_stills():
         for cell in lecture.cells
         if cell.cell_type == "code"
         for output in cell.outputs
-        if WIDGET_MIME in output.get("data", {})
+        if WIDGET_MIME in output.get("data", {}) and "image/png" in output["data"]
     }
 
 
