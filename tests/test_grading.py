@@ -20,7 +20,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from posenc_lib.exercise.mistakes import MISTAKES
 
 from posenc_lib import lookup, pos_encoding
 from posenc_lib.grading._runner import answer
@@ -35,6 +34,7 @@ from posenc_lib.grading.grader import (
     write_csv,
 )
 from posenc_lib.grading.verdicts import decide
+from posenc_lib.mistakes import MISTAKES
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
