@@ -1,6 +1,6 @@
-"""``posenc_lib.exercise.mistakes`` inside a learner's box: ``MISTAKES`` of notes.
+"""``posenc_lib.mistakes`` inside a learner's box: ``MISTAKES`` of notes.
 
->>> from posenc_lib.grading._stub.exercise.mistakes import MISTAKES
+>>> from posenc_lib.grading._stub.mistakes import MISTAKES
 >>> MISTAKES["sine-only"](3, 4)
 'the mistake sine-only (not run while the exercise is graded)'
 """
