@@ -14,7 +14,7 @@ def test_exercise_1_pe_of_2_for_d_model_4():
         pos_encoding(2, 4).round(4), [0.9093, -0.4161, 0.0200, 0.9998]
     )
     assert describe_position(2, 4) == (
-        "pair 0 (frequency 1): sin 2 = 0.9093, cos 2 = -0.4161; "
+        "pair 0 (frequency 1): sin 2 = 0.9093, cos 2 = -0.4161;\n"
         "pair 1 (frequency 0.01): sin 0.02 = 0.0200, cos 0.02 = 0.9998"
     )
     assert math.cos(2) < 0 and 2 > math.pi / 2

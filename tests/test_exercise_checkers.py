@@ -98,9 +98,9 @@ RIGHT = [
     (check_pos_encoding, loop_pos_encoding),
     (check_pos_encoding, lambda pos, d: tuple(loop_pos_encoding(pos, d))),
     (check_pos_encoding, lambda pos, d: pos_encoding(pos, d).astype(np.float32)),
-    (check_lookup, lambda table, token_id: list(table[token_id])),
     (check_lookup, lambda table, token_id: table[token_id].copy()),
-    (check_sinusoidal_positions, loop_positions),
+    (check_lookup, lambda table, token_id: np.array(table[token_id], np.float32)),
+    (check_sinusoidal_positions, lambda ps, d: np.array(loop_positions(ps, d))),
 ]
 
 
@@ -111,15 +111,16 @@ RIGHT = [
         "loop-list",
         "loop-tuple",
         "float32",
-        "lookup-list",
         "lookup-copy",
-        "positions-lists",
+        "lookup-float32",
+        "positions-array-of-lists",
     ],
 )
 def test_right_answers_pass(check, fn):
     result = check(fn)
     assert (result.passed, result.mistake) == (True, None)
     assert "passed all" in result.message.splitlines()[0]
+    assert len(result.message.splitlines()) == 2  # a pass and nothing else
 
 
 def test_passed_message_exactly():
@@ -387,20 +388,23 @@ def test_lookup_of_the_wrong_row_says_which_row_it_was():
     assert "That is row 2 of the table; row 0 was asked for." in result.message
 
 
-def test_lookup_that_wraps_negative_ids_passes_with_a_note():
+def test_lookup_that_wraps_negative_ids_passes_and_nothing_else():
+    # the starter refuses negative ids before calling lookup: nothing to act on
     result = check_lookup(lambda table, token_id: table[token_id].copy())
     assert result.passed
-    verdict, note = result.message.split("\n\n")  # the note on its own, after a gap
-    assert verdict.splitlines()[0] == "lookup: passed all 5 cases."
-    assert note.startswith("Note: lookup(table, -1) returned the last row")
+    assert result.message == (
+        "lookup: passed all 5 cases.\n"
+        "For example lookup(table, 0) = [0.5000 -0.5000 1.0000 0.0000]."
+    )
 
 
 def test_a_note_is_shown_outside_the_pass_box():
-    html = check_lookup(lambda table, token_id: table[token_id].copy())._repr_html_()
+    message = "f: passed all 2 cases.\n\nNote: f(-1) wraps."
+    html = CheckResult(True, None, message)._repr_html_()
     verdict, _, note = html.partition("</div>")
-    assert "#2e7d32" in verdict and "lookup(table, -1)" not in verdict
+    assert "#2e7d32" in verdict and "f(-1)" not in verdict
     assert note.startswith("<div style='border-left: 4px solid #1565c0")
-    assert "<strong>Note</strong>" in note and "lookup(table, -1) returned" in note
+    assert "<strong>Note</strong>" in note and "f(-1) wraps." in note
     assert "Note:" not in note  # the label is the heading, not repeated
 
 

@@ -256,3 +256,12 @@ def test_look_back_heatmaps_own_scale_fits_each_panel():
     assert len(fig.axes) == 4  # two panels, a colour bar each
     with pytest.raises(ValueError, match=re.escape("scale == 'each', must be")):
         look_back_heatmaps({"near": near}, offset=3, scale="each")
+
+
+def test_compare_tables_names_each_colour_bar_above_it():
+    # a label at the first bar's side sat where the difference panel's y label goes
+    right = sinusoidal_positions(range(10), 8)  # (10, 8)
+    fig = compare_tables(right, right[:, ::-1], name="columns reversed")
+    bars = fig.axes[3:]
+    assert [bar.get_title() for bar in bars] == ["PE[pos, k]", "difference"]
+    assert [bar.get_ylabel() for bar in bars] == ["", ""]

@@ -23,9 +23,9 @@ from posenc_lib.figures.sliders import (
 def test_describe_position_matches_the_exercise_card():
     # The card's "tap a position" view of position 1 with 8 numbers.
     assert describe_position(1, 8) == (
-        "pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403; "
-        "pair 1 (frequency 0.1): sin 0.1 = 0.0998, cos 0.1 = 0.9950; "
-        "pair 2 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 1.0000; "
+        "pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403;\n"
+        "pair 1 (frequency 0.1): sin 0.1 = 0.0998, cos 0.1 = 0.9950;\n"
+        "pair 2 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 1.0000;\n"
         "pair 3 (frequency 0.001): sin 0.001 = 0.0010, cos 0.001 = 1.0000"
     )
 
@@ -42,7 +42,7 @@ def test_describe_position_numbers_are_pos_encoding(pos, d_model):
     np.testing.assert_allclose(
         np.array(numbers, dtype=float), pos_encoding(pos, d_model), atol=5e-5
     )
-    assert describe_position(pos, d_model).count("; ") == d_model // 2 - 1
+    assert describe_position(pos, d_model).count(";\n") == d_model // 2 - 1
 
 
 @pytest.mark.parametrize(

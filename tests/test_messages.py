@@ -149,6 +149,7 @@ GOOD = {
     "lookup": None,
     "pos_encoding": None,
     "time_limit": 5.0,
+    "isolated": True,
     "mine": "0.0000 1.0000",
     "reference": "0.0000 1.0000",
     "m": 1,

@@ -184,11 +184,11 @@ def test_every_wavelength_bound_in_the_text_is_exact_and_printed_under_it():
 
 def test_tap_a_position():
     assert describe_position(1, 8).startswith(
-        "pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403; "
-        "pair 1 (frequency 0.1): sin 0.1 = 0.0998, cos 0.1 = 0.9950; "
+        "pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403;\n"
+        "pair 1 (frequency 0.1): sin 0.1 = 0.0998, cos 0.1 = 0.9950;\n"
         "pair 2 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 1.0000"
     )
     assert describe_position(3, 4) == (
-        "pair 0 (frequency 1): sin 3 = 0.1411, cos 3 = -0.9900; "
+        "pair 0 (frequency 1): sin 3 = 0.1411, cos 3 = -0.9900;\n"
         "pair 1 (frequency 0.01): sin 0.03 = 0.0300, cos 0.03 = 0.9996"
     )

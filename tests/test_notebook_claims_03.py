@@ -364,5 +364,6 @@ def test_every_exercise_links_to_its_answer():
     exercises = source(by_id("03-exercises"))
     items = re.findall(r"^\d+\. .*?(?=^\d+\. |\Z)", exercises, re.MULTILINE | re.DOTALL)
     assert len(items) == 7
-    for item in items:
-        assert item.rstrip().endswith("([answer](answers/03_answers.ipynb))"), item
+    for number, item in enumerate(items, 1):
+        link = f"([answer](answers/03_answers.ipynb#Exercise-{number}))"
+        assert item.rstrip().endswith(link), item

@@ -240,9 +240,10 @@ class Case:
 class Stop(Exception):
     """Carries a failed CheckResult (no mistake named) out of the case loop."""
 
-    def __init__(self, *lines):
+    def __init__(self, *lines, value=None):
         super().__init__(lines[0])
         self.result = make_result(False, None, lines)
+        self.value = value  # what the function returned, if it returned
 
 
 def close(a, b):
@@ -288,6 +289,7 @@ def run_case(name, fn, case, time_limit=None):
             f"Got:      {why}",
             *_shape_hint(value, shape),
             see(name),
+            value=value,
         )
     return args, value, answer
 
@@ -402,8 +404,9 @@ def _angle_report(name, case, answer):
 def diagnose(name, cases, answers, candidates, *, example=1, hints=()):
     """Compare the answers with the right ones, then with each mistake's.
 
-    ``candidates`` maps a mistake id (or a sentence describing a wrong answer
-    that is not one of the ids) to that mistake's answers on ``cases``.
+    ``candidates`` maps a mistake id (or a usual bug: a pair ``(what, lines)``
+    naming a wrong answer that is not one of the ids, and how to fix it) to
+    that mistake's answers on ``cases``.
     """
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
     if not wrong:
@@ -444,6 +447,10 @@ def mistake_result(name, mistake, where):
         ]
         headline = f"{name}: not right yet; this is the mistake '{mistake}'."
         return make_result(False, mistake, [headline, *where, *explain])
+    if isinstance(mistake, tuple):  # a usual bug, not one of the lesson's
+        what, explain = mistake
+        headline = f"{name}: not right yet; {what}."
+        return make_result(False, None, [headline, *where, *explain, see(name)])
     return make_result(
         False, None, [f"{name}: not right yet.", *where, mistake, see(name)]
     )

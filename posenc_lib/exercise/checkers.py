@@ -9,7 +9,17 @@ one: width 6, for example, is where ``integer-power`` (divisor 21 instead of
 21.5443) parts from the right answer, while ``integer-division`` parts from it
 at any position > 0.
 
-Your function may return a list, a tuple or a numpy array. If it raises, the
+Before saying an answer matches none of the common mistakes, the checkers try
+the usual bugs outside the lesson's list (:mod:`._usual_bugs`: positions
+ignored or sorted, off by one, multiply instead of divide, degrees) and a
+``lookup`` that returns a column, and name what they find.
+
+``pos_encoding`` may return a list, a tuple or a numpy array: the lesson writes
+``PE[3]`` as four numbers and the starter reads any of them. ``lookup`` and
+``sinusoidal_positions`` must return an array: the lesson's next step adds the
+encoding to the looked-up row (``+`` joins two lists instead of adding them),
+and the exercise card asks for "a float array of shape (len(positions),
+d_model)"; their messages say so. If it raises, the
 error's type and message are reported, never raised through (``sys.exit()`` and
 ``KeyboardInterrupt`` included); a stub that raises ``NotImplementedError`` is
 reported as "not implemented yet". Each call has a time limit (default 5 s): an
@@ -17,6 +27,9 @@ endless loop is reported as "did not finish in time", not waited for. Each check
 runs in a forked copy of your process (:mod:`._isolation`), so nothing your
 function does (turn off the alarm, end the process with ``os._exit``) can hang
 or kill the caller, a notebook kernel included; what it prints is shown.
+``isolated=False`` runs the check in the calling process instead: for a
+function that is not a learner's code, such as the grader's replay of one
+(:mod:`posenc_lib.grading.verdicts`).
 
 API
 ---
@@ -43,7 +56,7 @@ from ..embedding import lookup as _right_lookup
 from ..mistakes import MISTAKES, POS_ENCODING_MISTAKES
 from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
-from ..validation import check_choice, describe
+from ..validation import describe
 from ._checking import (
     Case,
     CheckResult,
@@ -59,12 +72,12 @@ from ._checking import (
     see,
     show,
 )
-from ._isolation import run_check
+from ._isolation import judged, run_check
+from ._usual_bugs import POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS, rows_for
 from .guard import guarded_call, why
 
 __all__ = [
     "CheckResult",
-    "check_in_process",
     "check_lookup",
     "check_pos_encoding",
     "check_sinusoidal_positions",
@@ -109,6 +122,39 @@ def _convention_table(convention, case):
     return encoding_table(convention, *case.args)  # (n, d_model)
 
 
+def _run(name, check, fn, time_limit, isolated):
+    _check_callable(fn)
+    if not isinstance(isolated, bool):
+        raise TypeError(f"isolated == {describe(isolated)}, must be True or False.")
+    if isolated:
+        return run_check(name, check, fn, time_limit)
+    return judged(name, check, fn, time_limit)
+
+
+def _not_an_array(name, case, value, why):
+    """A failed result: right numbers, but a list or tuple where an array is due."""
+    kind = type(value).__name__
+    return make_result(
+        False,
+        None,
+        [
+            f"{name}: not right yet; your function returns a {kind}, not an array.",
+            f"Tried:    {case.call}",
+            f"Got:      the right numbers, as a {kind}",
+            why,
+            see(name),
+        ],
+    )
+
+
+def _array_due(name, cases, values, why):
+    """The result for the first list or tuple among ``values``, or None."""
+    for case, value in zip(cases, values, strict=True):
+        if not isinstance(value, np.ndarray):
+            return _not_an_array(name, case, value, why)
+    return None
+
+
 def _check_callable(fn):
     if not callable(fn):
         raise TypeError(f"fn == {describe(fn)}, must be a function: yours, to check.")
@@ -122,7 +168,7 @@ def _pos_encoding_cases():
     ]
 
 
-def check_pos_encoding(fn, *, time_limit=None):
+def check_pos_encoding(fn, *, time_limit=None, isolated=True):
     """Check a learner's ``pos_encoding(pos, d)`` and name the mistake it makes.
 
     Parameters
@@ -132,6 +178,9 @@ def check_pos_encoding(fn, *, time_limit=None):
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5; a call that runs
         longer (an endless loop) is reported as such.
+    isolated : bool, default True
+        Run the check in a forked copy of this process (False: in this one,
+        for a function that is not a learner's own code).
 
     Returns
     -------
@@ -151,8 +200,7 @@ def check_pos_encoding(fn, *, time_limit=None):
     >>> print(check_pos_encoding(MISTAKES["sine-only"]).message.splitlines()[0])
     pos_encoding: not right yet; this is the mistake 'sine-only'.
     """
-    _check_callable(fn)
-    return run_check("pos_encoding", _check_pos_encoding, fn, time_limit)
+    return _run("pos_encoding", _check_pos_encoding, fn, time_limit, isolated)
 
 
 def _check_pos_encoding(fn, *, time_limit=None):
@@ -166,6 +214,8 @@ def _check_pos_encoding(fn, *, time_limit=None):
         mistake: [MISTAKES[mistake](*case.args) for case in cases]
         for mistake in POS_ENCODING_MISTAKES
     }
+    for bug in POS_ENCODING_BUGS:
+        candidates[bug] = [rows_for(bug)([c.args[0]], c.args[1])[0] for c in cases]
     return _judge("pos_encoding", cases, answers, candidates, _convention_row)
 
 
@@ -267,24 +317,47 @@ def _aliasing(case, table, value):
     return _writes_into_table(value, table)
 
 
-def _wraps_negative_ids(fn, time_limit):
-    """True if ``fn(table, -1)`` quietly returns the last row."""
-    table = _lookup_cases()[0].args[0]
-    outcome = guarded_call(fn, (table.copy(), -1), time_limit)
-    if outcome.error is not None:
-        return False
-    answer, problem = coerce_answer(outcome.value, (table.shape[1],))
-    return problem is None and close(answer, table[-1])
+def _column_result(case, value, time_limit):
+    """A failed result if ``value`` is column ``token_id`` of the table, else None.
+
+    Only an array, list or tuple is read (an object of the learner's own class
+    was already reported as the wrong kind of answer).
+    """
+    table, token_id = case.args
+    vocab_size = table.shape[0]
+    if type(value) not in (np.ndarray, list, tuple) or token_id >= table.shape[1]:
+        return None
+    answer, problem = coerce_answer(value, (vocab_size,), time_limit)
+    if problem is not None:
+        return None
+    if not close(answer, table[:, token_id]):
+        return None
+    return make_result(
+        False,
+        None,
+        [
+            f"lookup: not right yet; that is column {token_id} of the table, not "
+            f"row {token_id}.",
+            f"Tried:    {case.call}",
+            f"Expected: {show(case.expected)} (row {token_id}, {table.shape[1]} "
+            "numbers)",
+            f"Got:      {show(answer)} (table[:, {token_id}], {vocab_size} numbers)",
+            "The table has one row per token: token t's vector is table[t] "
+            "(table[t, :]), not table[:, t].",
+            see("lookup"),
+        ],
+    )
 
 
-_WRAP_NOTE = (
-    "Note: lookup(table, -1) returned the last row, as Python indexing does. The "
-    "starter rejects negative ids before calling lookup, but posenc_lib.lookup "
-    "raises a ValueError for them: a negative id is a bug upstream."
+_ROW_IS_AN_ARRAY = (
+    "A list or a tuple does not pass here: the lesson's next step adds to the row "
+    "(the embedding plus the encoding), and Python's + joins lists and tuples "
+    "instead of adding their numbers (row + row holds 2 * d of them). Return an "
+    "array: table[token_id].copy()."
 )
 
 
-def check_lookup(fn, *, time_limit=None):
+def check_lookup(fn, *, time_limit=None, isolated=True):
     """Check a learner's ``lookup(table, token_id)``, including ``added-to-table``.
 
     Parameters
@@ -296,6 +369,9 @@ def check_lookup(fn, *, time_limit=None):
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5; a call that runs
         longer (an endless loop) is reported as such.
+    isolated : bool, default True
+        Run the check in a forked copy of this process (False: in this one,
+        for a function that is not a learner's own code).
 
     Returns
     -------
@@ -315,17 +391,22 @@ def check_lookup(fn, *, time_limit=None):
     >>> check_lookup(lambda table, token_id: table[token_id].copy()).passed
     True
     """
-    _check_callable(fn)
-    return run_check("lookup", _check_lookup, fn, time_limit)
+    return _run("lookup", _check_lookup, fn, time_limit, isolated)
 
 
 def _check_lookup(fn, *, time_limit=None):
     """The check itself, run in a child process by :func:`check_lookup`."""
     cases = _lookup_cases()
-    answers = []
+    answers, values = [], []
     try:
         for case in cases:
-            (table, _), value, answer = run_case("lookup", fn, case, time_limit)
+            try:
+                (table, _), value, answer = run_case("lookup", fn, case, time_limit)
+            except Stop as stop:
+                column = _column_result(case, stop.value, time_limit)
+                if column is not None:
+                    return column
+                raise
             aliasing, mistake = _aliasing(case, table, value)
             if aliasing:
                 where = [f"Tried:    {case.call}", *aliasing]
@@ -333,13 +414,14 @@ def _check_lookup(fn, *, time_limit=None):
                     return _table_result(_NOT_A_MISTAKE[mistake], where)
                 return mistake_result("lookup", mistake, where)
             answers.append(answer)
+            values.append(value)
     except Stop as stop:
         return stop.result
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
     hints = _row_hint(cases[wrong[0]], answers[wrong[0]]) if wrong else []
     result = diagnose("lookup", cases, answers, {}, example=0, hints=hints)
-    if result.passed and _wraps_negative_ids(fn, time_limit):
-        return make_result(True, None, [result.message, "", _WRAP_NOTE])
+    if result.passed:
+        return _array_due("lookup", cases, values, _ROW_IS_AN_ARRAY) or result
     return result
 
 
@@ -376,7 +458,7 @@ def _positions_cases():
     ]
 
 
-def check_sinusoidal_positions(fn, *, time_limit=None):
+def check_sinusoidal_positions(fn, *, time_limit=None, isolated=True):
     """Check a learner's vectorised ``sinusoidal_positions(positions, d_model)``.
 
     Parameters
@@ -387,6 +469,9 @@ def check_sinusoidal_positions(fn, *, time_limit=None):
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5; a call that runs
         longer (an endless loop) is reported as such.
+    isolated : bool, default True
+        Run the check in a forked copy of this process (False: in this one,
+        for a function that is not a learner's own code).
 
     Returns
     -------
@@ -405,9 +490,8 @@ def check_sinusoidal_positions(fn, *, time_limit=None):
     >>> print(check_sinusoidal_positions(stub).message.splitlines()[0])
     sinusoidal_positions: not implemented yet.
     """
-    _check_callable(fn)
-    return run_check(
-        "sinusoidal_positions", _check_sinusoidal_positions, fn, time_limit
+    return _run(
+        "sinusoidal_positions", _check_sinusoidal_positions, fn, time_limit, isolated
     )
 
 
@@ -415,11 +499,12 @@ def _check_sinusoidal_positions(fn, *, time_limit=None):
     """The check itself, run in a child process by the public checker."""
     cases = _positions_cases()
     try:
-        answers = [
-            run_case("sinusoidal_positions", fn, case, time_limit)[2] for case in cases
+        runs = [
+            run_case("sinusoidal_positions", fn, case, time_limit) for case in cases
         ]
     except Stop as stop:
         return stop.result
+    answers = [answer for _, _, answer in runs]
     candidates = {
         mistake: [
             np.array([MISTAKES[mistake](p, c.args[1]) for p in c.args[0]])
@@ -427,43 +512,20 @@ def _check_sinusoidal_positions(fn, *, time_limit=None):
         ]
         for mistake in POS_ENCODING_MISTAKES
     }
-    return _judge(
+    for bug in SINUSOIDAL_POSITIONS_BUGS:
+        candidates[bug] = [rows_for(bug)(*c.args) for c in cases]
+    result = _judge(
         "sinusoidal_positions", cases, answers, candidates, _convention_table, example=0
     )
+    if result.passed:
+        values = [value for _, value, _ in runs]
+        why = _TABLE_IS_AN_ARRAY
+        return _array_due("sinusoidal_positions", cases, values, why) or result
+    return result
 
 
-def check_in_process(task, fn, *, time_limit=None):
-    """The checker of ``task``, run in this process rather than in a fork.
-
-    For a caller whose ``fn`` cannot hang, exit or take the process down and
-    must see every call the checker makes: the grader, which replays what a
-    learner's function returned in its sealed kernel
-    (:mod:`posenc_lib.grading.verdicts`). A learner's own function belongs in
-    :func:`check_lookup`, :func:`check_pos_encoding` or
-    :func:`check_sinusoidal_positions`, which fork.
-
-    Parameters
-    ----------
-    task : {"lookup", "pos_encoding", "sinusoidal_positions"}
-    fn : callable
-    time_limit : float, optional
-        As in :func:`check_pos_encoding`.
-
-    Examples
-    --------
-    >>> from posenc_lib import pos_encoding
-    >>> calls = []
-    >>> def recorded(pos, d_model):
-    ...     calls.append((pos, d_model))
-    ...     return pos_encoding(pos, d_model)
-    >>> check_in_process("pos_encoding", recorded).passed, calls[0]
-    (True, (0, 4))
-    """
-    checks = {
-        "lookup": _check_lookup,
-        "pos_encoding": _check_pos_encoding,
-        "sinusoidal_positions": _check_sinusoidal_positions,
-    }
-    task = check_choice(task, "task", tuple(checks))
-    _check_callable(fn)
-    return checks[task](fn, time_limit=time_limit)
+_TABLE_IS_AN_ARRAY = (
+    'A list of rows does not pass here: the exercise card asks for "a float array '
+    'of shape (len(positions), d_model)". Return np.array(rows), or build the '
+    "array directly."
+)

@@ -102,6 +102,8 @@ def compare_tables(right, wrong, *, name):
         ``fig.axes[i].images[0]`` holds ``right``, ``wrong`` and ``wrong - right``
         for ``i = 0, 1, 2``. The difference panel is scaled to its own largest
         value, so a small difference still shows (its colour bar says how small).
+        ``fig.axes[3]`` and ``fig.axes[4]`` are the colour bars, each named by its
+        title (``"PE[pos, k]"``, ``"difference"``).
 
     Examples
     --------
@@ -135,8 +137,13 @@ def compare_tables(right, wrong, *, name):
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("column k")
     axes[0].set_ylabel("position pos")
-    fig.colorbar(image, ax=axes[:2], label="PE[pos, k]")
-    fig.colorbar(spread, ax=axes[2], label="difference")
+    # Each colour bar's name above it: a label at its side would sit where the
+    # next panel's y label goes, and read as the difference panel's.
+    for values, where, label in [
+        (image, axes[:2], "PE[pos, k]"),
+        (spread, axes[2], "difference"),
+    ]:
+        fig.colorbar(values, ax=where).ax.set_title(label, fontsize=9)
     return fig
 
 

@@ -44,14 +44,16 @@ def describe_position(pos, d_model):
     Returns
     -------
     str
-        ``"pair i (frequency f): sin a = s, cos a = c"`` for every pair, joined
-        by ``"; "``; ``a = pos * f``, and ``s``, ``c`` to 4 decimals.
+        ``"pair i (frequency f): sin a = s, cos a = c"`` for every pair, one
+        line each, joined by ``";\n"`` (a long line would wrap mid-word on a
+        screen); ``a = pos * f``, and ``s``, ``c`` to 4 decimals.
 
     Examples
     --------
-    >>> describe_position(1, 4)
-    'pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403; pair 1 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 0.9999'
-    """  # noqa: E501
+    >>> print(describe_position(1, 4))
+    pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403;
+    pair 1 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 0.9999
+    """
     pos = check_integer(pos, "pos", min_value=0)
     vector = pos_encoding(pos, d_model)  # (d_model,)
     parts = []
@@ -62,7 +64,7 @@ def describe_position(pos, d_model):
             f"pair {pair} (frequency {frequency:.4g}): "
             f"sin {angle} = {sin}, cos {angle} = {cos}"
         )
-    return "; ".join(parts)
+    return ";\n".join(parts)
 
 
 class PositionExplorer(BrowserWidget):

@@ -50,15 +50,15 @@ class OutputComparison(str):
     """What :func:`compare_outputs` returns here: a note."""
 
 
-def check_lookup(fn, *, time_limit=None):
+def check_lookup(fn, *, time_limit=None, isolated=True):
     return _Deferred("lookup")
 
 
-def check_pos_encoding(fn, *, time_limit=None):
+def check_pos_encoding(fn, *, time_limit=None, isolated=True):
     return _Deferred("pos_encoding")
 
 
-def check_sinusoidal_positions(fn, *, time_limit=None):
+def check_sinusoidal_positions(fn, *, time_limit=None, isolated=True):
     return _Deferred("sinusoidal_positions")
 
 

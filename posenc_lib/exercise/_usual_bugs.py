@@ -1,0 +1,110 @@
+"""The usual bugs outside the lesson's list, as answers to compare with (private).
+
+Learners who write ``pos_encoding`` or ``sinusoidal_positions`` make a few more
+mistakes than the lesson's five, and each is cheap to recognise: compute what
+the bug would answer on the checker's cases and compare. Each bug here is a
+pair ``(what, lines)`` (what the answer looks like, how to fix it: the message
+:func:`._checking.mistake_result` writes) and a function with the signature of
+the function it gets wrong.
+
+============================ ================================================
+bug                          what the code does
+============================ ================================================
+positions ignored            rows for ``range(len(positions))``
+positions sorted             rows for ``sorted(positions)``
+off by one                   ``PE[pos + 1]``: positions counted from 1
+multiply instead of divide   ``angle = pos * 10000 ** (2 * pair / d)``
+degrees                      ``sin(radians(angle))``: the angle read as degrees
+============================ ================================================
+
+Examples
+--------
+>>> rows_for(OFF_BY_ONE)([0], 2).round(4)
+array([[0.8415, 0.5403]])
+>>> what, lines = OFF_BY_ONE
+>>> what
+'it looks off by one: your answer for position p is PE[p + 1]'
+"""
+
+import numpy as np
+
+from ..positional import frequencies, sinusoidal_positions
+
+__all__ = [
+    "DEGREES",
+    "MULTIPLIED",
+    "OFF_BY_ONE",
+    "POSITIONS_IGNORED",
+    "POSITIONS_SORTED",
+    "POS_ENCODING_BUGS",
+    "SINUSOIDAL_POSITIONS_BUGS",
+    "rows_for",
+]
+
+
+def _bug(what, *lines):
+    return what, lines  # hashable: a key of the checkers' candidates
+
+
+_ANGLE = "angle = pos / 10000 ** (2 * pair / d)"
+
+POSITIONS_IGNORED = _bug(
+    "the positions given were ignored: row k is PE[k]",
+    "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
+    "whatever positions holds.",
+    "Row k must be PE[positions[k]]: compute the angles from the positions themselves.",
+)
+POSITIONS_SORTED = _bug(
+    "the positions were sorted first",
+    "Your rows are the encodings of sorted(positions).",
+    "Row k must be PE[positions[k]], in the order given (the card: positions "
+    "come in any order, repeats allowed).",
+)
+OFF_BY_ONE = _bug(
+    "it looks off by one: your answer for position p is PE[p + 1]",
+    "Positions count from 0: the first token is at position 0, and PE[0] is "
+    "[0, 1, 0, 1, ...].",
+    "Use the position as given; do not add 1 to it.",
+)
+MULTIPLIED = _bug(
+    "it looks like multiply instead of divide",
+    "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
+    "so the later pairs turn fastest.",
+    f"The formula divides: {_ANGLE}.",
+)
+DEGREES = _bug(
+    "it looks like the angle was read as degrees",
+    "Your sines and cosines are those of angle * pi / 180, as if the angle were "
+    "in degrees (math.radians(angle), or a calculator in DEG mode).",
+    f"{_ANGLE} is already in radians, which is what np.sin, np.cos, math.sin "
+    "and math.cos take: pass it as it is.",
+)
+
+
+def _table(positions, d, *, factor=1.0, multiply=False):
+    """The interleaved table with angles ``pos * scale * factor``, (n, d)."""
+    omega = frequencies(d)  # (d/2,)
+    scale = 1 / omega if multiply else omega
+    angle = np.asarray(positions, dtype=np.float64)[:, None] * scale * factor
+    table = np.empty((len(positions), d))  # (n, d)
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
+    return table
+
+
+_ROWS = {
+    POSITIONS_IGNORED: lambda ps, d: sinusoidal_positions(range(len(ps)), d),
+    POSITIONS_SORTED: lambda ps, d: sinusoidal_positions(sorted(ps), d),
+    OFF_BY_ONE: lambda ps, d: sinusoidal_positions([p + 1 for p in ps], d),
+    MULTIPLIED: lambda ps, d: _table(ps, d, multiply=True),
+    DEGREES: lambda ps, d: _table(ps, d, factor=np.pi / 180),
+}
+
+#: the bugs a ``pos_encoding(pos, d)`` can make, in the order they are tried
+POS_ENCODING_BUGS = (OFF_BY_ONE, MULTIPLIED, DEGREES)
+#: those of ``sinusoidal_positions(positions, d_model)``
+SINUSOIDAL_POSITIONS_BUGS = (POSITIONS_IGNORED, POSITIONS_SORTED, *POS_ENCODING_BUGS)
+
+
+def rows_for(bug):
+    """``f(positions, d)``: the table the ``bug`` gives, shape (n, d)."""
+    return _ROWS[bug]
