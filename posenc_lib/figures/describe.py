@@ -24,6 +24,12 @@ __all__ = ["ALT_ATTRIBUTE", "describe_figure", "figure_description", "install_al
 ALT_ATTRIBUTE = "posenc_description"
 
 
+def _check_figure(figure):
+    if not isinstance(figure, Figure):
+        raise TypeError(f"figure == {figure!r}, must be a matplotlib Figure.")
+    return figure
+
+
 def describe_figure(figure, text):
     """Say what ``figure`` shows, in one or two sentences; returns ``figure``.
 
@@ -40,7 +46,7 @@ def describe_figure(figure, text):
     Raises
     ------
     TypeError, ValueError
-        If ``text`` is not a non-empty string.
+        If ``figure`` is not a Figure or ``text`` is not a non-empty string.
 
     Examples
     --------
@@ -52,6 +58,7 @@ def describe_figure(figure, text):
     ...
     ValueError: text == ' ', must be a non-empty description of the figure.
     """
+    _check_figure(figure)
     if not isinstance(text, str):
         raise TypeError(f"text == {text!r}, must be a str describing the figure.")
     if not text.strip():
@@ -102,7 +109,7 @@ def figure_description(figure):
     >>> figure_description(describe_figure(figure, "One position's bars."))
     "One position's bars. Panel: PE[3]; x: column k; y: value."
     """
-    parts = list(getattr(figure, ALT_ATTRIBUTE, []))
+    parts = list(getattr(_check_figure(figure), ALT_ATTRIBUTE, []))
     if figure.get_suptitle():
         parts.append(f"Title: {figure.get_suptitle()}.")
     panels = [words for words in map(_axes_words, figure.axes) if words]
@@ -125,6 +132,10 @@ def install_alt_text(shell):
     ----------
     shell : IPython.core.interactiveshell.InteractiveShell
     """
+    if not hasattr(shell, "display_formatter"):
+        raise TypeError(
+            f"shell == {shell!r}, must be an IPython shell (get_ipython())."
+        )
     formatter = shell.display_formatter.formatters["image/png"]
     try:
         draw = formatter.lookup_by_type(Figure)
