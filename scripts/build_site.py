@@ -48,6 +48,9 @@ NOTEBOOKS = ROOT / "notebooks"
 SITE_FILES = ROOT / "scripts" / "site"
 CACHE = ROOT / ".site-cache"
 
+#: The site's CSS (scripts/site/static): its chrome, and contrast and links that
+#: pass axe-core (the slides link readable.css too).
+STYLESHEETS = ("site.css", "readable.css")
 MATHJAX = "mathjax@2.7.9"
 MATHJAX_INTEGRITY = (
     "sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2"
@@ -309,27 +312,33 @@ def _integrity(path):
     return "sha512-" + base64.b64encode(digest).decode()
 
 
-def mathjax_tarball(cache=CACHE):
-    """MathJax's npm package, fetched once with ``npm pack`` and checked."""
-    name, version = MATHJAX.split("@")
+def npm_tarball(spec, integrity, cache=CACHE, why="make site"):
+    """The npm package ``spec`` (``name@version``), fetched once with ``npm pack``
+    into ``cache`` and checked against the registry's ``integrity``."""
+    name, version = spec.rsplit("@", 1)
     tarball = cache / f"{name}-{version}.tgz"
     if not tarball.exists():
         if shutil.which("npm") is None:
             sys.exit(
-                "make site needs npm (Node.js) once, to fetch MathJax from the "
+                f"{why} needs npm (Node.js) once, to fetch {name} from the "
                 "npm registry: install it, e.g. `apt-get install npm`."
             )
         cache.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            ["npm", "pack", MATHJAX, "--silent"],
+            ["npm", "pack", spec, "--silent"],
             cwd=cache,
             check=True,
             stdout=subprocess.DEVNULL,
         )
-    if _integrity(tarball) != MATHJAX_INTEGRITY:
+    if _integrity(tarball) != integrity:
         tarball.unlink()
         sys.exit(f"{tarball.name} does not match the registry's integrity; removed it.")
     return tarball
+
+
+def mathjax_tarball(cache=CACHE):
+    """MathJax's npm package, fetched once with ``npm pack`` and checked."""
+    return npm_tarball(MATHJAX, MATHJAX_INTEGRITY, cache)
 
 
 def copy_mathjax(target, cache=CACHE):
@@ -393,7 +402,10 @@ def nav_bar(page, chapters, where="top"):
 def finish_page(text, page, chapters):
     """Links, navigation bars and the site's CSS."""
     text = rewrite_links(text)
-    css = f'<link rel="stylesheet" href="{page.prefix}static/site.css">'
+    css = "".join(
+        f'<link rel="stylesheet" href="{page.prefix}static/{name}">'
+        for name in STYLESHEETS
+    )
     text = text.replace("</head>", css + "\n</head>", 1)
     text = text.replace("<main>", "<main>\n" + nav_bar(page, chapters), 1)
     bottom = nav_bar(page, chapters, "bottom")
@@ -425,7 +437,8 @@ def build(out, notebooks=NOTEBOOKS, cache=CACHE):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(finish_page(body, page, chapters), "utf-8")
     shutil.copy(out / chapters[0].href, out / "index.html")
-    shutil.copy(SITE_FILES / "static" / "site.css", out / "static" / "site.css")
+    for name in STYLESHEETS:
+        shutil.copy(SITE_FILES / "static" / name, out / "static" / name)
     copy_mathjax(out / "mathjax", cache)
     return pages
 

@@ -204,6 +204,8 @@ def build(notebook=LECTURE, out=OUT):
     install_assets(out)
     build_site(out)
     page = out / f"{notebook.stem}.slides.html"
+    readable = f'<link rel="stylesheet" href="{SITE}/static/readable.css">\n</head>'
+    body = body.replace("</head>", readable, 1)  # contrast and links (axe-core)
     page.write_text(site_links(body), encoding="utf-8")
     return page
 

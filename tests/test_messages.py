@@ -21,6 +21,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
 
 import posenc_lib  # noqa: E402
 import posenc_lib.figures  # noqa: E402
@@ -189,6 +190,7 @@ GOOD |= {
     "rotated": lambda: np.eye(6),
     "similarities": lambda: similarity_matrix(range(6), 4)[0],
     "figure": lambda: plt.figure(),
+    "shell": lambda: InteractiveShell.instance(),
     "moving": lambda: [],
     "image": lambda: plt.figure().add_subplot().imshow(np.zeros((3, 2))),
 }

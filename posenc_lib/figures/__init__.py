@@ -6,6 +6,8 @@ of. What is where:
 
 - :mod:`~posenc_lib.figures.style`: ``setup_notebook`` (every chapter's Setup
   cell) and the one ``heatmap`` helper.
+- :mod:`~posenc_lib.figures.describe`: every figure's text alternative (the
+  ``alt`` of its stored PNG); ``describe_figure`` for a figure drawn in a cell.
 - :mod:`~posenc_lib.figures.encoding`: the table, its columns, its wavelengths,
   one position's bars (chapter 02).
 - :mod:`~posenc_lib.figures.embeddings`: word vectors in the plane (chapter 01).
@@ -23,6 +25,7 @@ of. What is where:
 
 from .circles import clock_faces, draw_pair_stage, pair_circle, show_pair_shift
 from .conventions import conventions_figure, permutation_figure
+from .describe import describe_figure
 from .embeddings import plot_word_vectors
 from .encoding import (
     plot_encoding_bars,
@@ -43,6 +46,7 @@ __all__ = [
     "clock_faces",
     "compare_tables",
     "conventions_figure",
+    "describe_figure",
     "draw_pair_stage",
     "heatmap",
     "look_back_heatmaps",

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..positional import frequencies, sinusoidal_positions
 from ..validation import check_d_model, check_index, check_integer, check_positions
+from .describe import describe_figure
 
 __all__ = [
     "PAIR_CIRCLE_SIZE",
@@ -97,7 +98,13 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
     fig, ax = plt.subplots(figsize=PAIR_CIRCLE_SIZE)
     arrows = draw_pair_stage(ax, d_model, pair, n_positions, len(starts))
     show_pair_shift(ax, arrows, offset, d_model=d_model, pair=pair, starts=starts)
-    return fig
+    return describe_figure(
+        fig,
+        f"Pair {pair} of PE (d_model = {d_model}) as points on the unit circle, "
+        f"positions 0 to {n_positions - 1}; arrows from positions "
+        f"{', '.join(map(str, starts))} turn by the same angle for a shift "
+        f"of {offset}.",
+    )
 
 
 #: Size in inches of the :func:`pair_circle` figure.
@@ -285,4 +292,9 @@ def clock_faces(positions, d_model, pairs):
         wavelength = 2 * np.pi / frequencies(d_model)[pair]
         ax.set_title(f"pair {pair}\nwavelength {_readable(wavelength)}", fontsize=9)
     axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return fig
+    return describe_figure(
+        fig,
+        f"{len(pairs)} clock faces, one per pair, each with one hand per position "
+        f"({', '.join(map(str, positions))}; the first hand widest): fast pairs "
+        "turn far between positions, slow pairs barely move.",
+    )

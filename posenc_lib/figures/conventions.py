@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..validation import check_table
+from .describe import describe_figure
 from .style import heatmap
 
 __all__ = ["column_labels", "conventions_figure", "permutation_figure"]
@@ -69,7 +70,12 @@ def conventions_figure(tables, permutations):
         ax.set_xlabel("column")
     axes[0, 0].set_ylabel("position")
     fig.colorbar(image, ax=axes[0].tolist(), label="value")
-    return fig
+    return describe_figure(
+        fig,
+        f"{len(tables)} heatmaps of the same encoding in different column layouts "
+        f"({', '.join(tables)}); tick labels s0, c0, ... name each column's sine "
+        "or cosine and pair.",
+    )
 
 
 def permutation_figure(perm, *, top="interleaved (the lesson)", bottom="concat"):
@@ -100,7 +106,8 @@ def permutation_figure(perm, *, top="interleaved (the lesson)", bottom="concat")
     fig, ax = plt.subplots(figsize=(0.6 * d + 2, 2.4))
     for k, column in enumerate(perm.tolist()):
         colour = "tab:red" if k % 2 == 0 else "tab:blue"  # sin red, cos blue
-        ax.plot([k, column], [1, 0], color=colour, lw=1.5)
+        style = "-" if k % 2 == 0 else "--"  # and cos dashed: not colour alone
+        ax.plot([k, column], [1, 0], color=colour, lw=1.5, linestyle=style)
         ax.annotate(labels[k], (k, 1), xytext=(0, 6), textcoords="offset points",
                     ha="center", color=colour)  # fmt: skip
         ax.annotate(labels[k], (column, 0), xytext=(0, -14),
@@ -111,4 +118,9 @@ def permutation_figure(perm, *, top="interleaved (the lesson)", bottom="concat")
     ax.set_title("where each column of the lesson's table goes")
     ax.set_ylim(-0.35, 1.35)
     ax.spines[["left", "bottom"]].set_visible(False)
-    return fig
+    return describe_figure(
+        fig,
+        f"Lines from each of the {d} columns of the {top} layout (top) to where it "
+        f"sits in the {bottom} layout (bottom); sine columns solid red, cosine "
+        "columns dashed blue.",
+    )

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..positional import frequencies
 from ..validation import check_index, check_positive, check_table
+from .describe import describe_figure
 from .style import heatmap, new_axes
 
 __all__ = [
@@ -64,8 +65,16 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     ax.figure.colorbar(image, ax=ax, label="PE[pos, k]")
     d_model = table.shape[1]
     ax.set(xlabel="column k", ylabel="position pos", title=f"PE, d_model = {d_model}")
+    n_positions = table.shape[0]
+    text = (
+        f"Heatmap of the encoding table: {n_positions} positions (rows, 0 at the "
+        f"top) by {d_model} columns, blue -1 to red +1; the left columns change "
+        "fast from row to row, the right ones slowly."
+    )
     if mark_pos is not None:
         ax.axhline(mark_pos, color="black", linewidth=1.5)
+        text += f" A black line marks position {mark_pos}."
+    describe_figure(ax.figure, text)
     return ax
 
 
@@ -110,11 +119,18 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
         label = f"k = {k} ({wave.__name__}, pair {k // 2})"
         colour = f"C{number % 10}"
         ax.plot(fine, wave(fine * omega[k // 2]), color=colour, alpha=0.5, lw=1)
-        ax.plot(np.arange(n_positions), table[:, k], "o", color=colour, ms=3.5,
+        marker = "s" if k % 2 else "o"  # cos squares, sin dots: not colour alone
+        ax.plot(np.arange(n_positions), table[:, k], marker, color=colour, ms=3.5,
                 label=label)  # fmt: skip
     ax.set(xlabel="position pos", ylabel="PE[pos, k]", ylim=(-1.15, 1.15))
     ax.set_title(f"Columns of PE against position (d_model = {d_model})")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    describe_figure(
+        ax.figure,
+        f"Columns {', '.join(map(str, columns))} of the table against position "
+        f"0 to {n_positions - 1}: each a sine (dots) or cosine (squares) between "
+        "-1 and 1, slower for larger k.",
+    )
     return ax
 
 
@@ -191,8 +207,16 @@ def plot_encoding_bars(vector, *, ax=None, title=None):
     ax = new_axes(ax)
     k = np.arange(len(vector))
     colours = [_COS_COLOUR if i % 2 else _SIN_COLOUR for i in k]
-    ax.bar(k, vector, color=colours, width=0.8)
+    hatches = ["//" if i % 2 else "" for i in k]  # cos hatched: not colour alone
+    ax.bar(k, vector, color=colours, hatch=hatches, edgecolor="white", width=0.8)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set(ylabel="value", ylim=(-1.1, 1.1), title=title)
-    ax.set_xlabel("column k   (blue: sin, even k;  orange: cos, odd k)")
+    ax.set_xlabel("column k   (blue, plain: sin, even k;  orange, hatched: cos, odd k)")
+    values = ", ".join(f"{v:.2f}" for v in vector[:8])
+    more = ", ..." if len(vector) > 8 else ""
+    describe_figure(
+        ax.figure,
+        f"Bars of one encoding vector, {len(vector)} columns, sine and cosine "
+        f"columns alternating; values {values}{more}.",
+    )
     return ax

@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..validation import check_integer, check_table
+from .describe import describe_figure
 from .style import heatmap
 
 # |difference| below which two tables of values in [-1, 1] agree: each entry is
@@ -83,7 +84,14 @@ def similarity_figure(matrix, offsets, similarities):
         color="grey",
     )
     fig.tight_layout()
-    return fig
+    n = len(matrix)
+    return describe_figure(
+        fig,
+        f"Left: the {n} by {n} matrix of dot products PE[p] · PE[q], largest "
+        f"({half_width:g}) on the diagonal and the same along every diagonal. "
+        "Right: the dot product against the offset, highest at offset 0 and "
+        "falling, with ripples, as the offset grows.",
+    )
 
 
 def compare_tables(right, wrong, *, name):
@@ -144,7 +152,11 @@ def compare_tables(right, wrong, *, name):
         (spread, axes[2], "difference"),
     ]:
         fig.colorbar(values, ax=where).ax.set_title(label, fontsize=9)
-    return fig
+    return describe_figure(
+        fig,
+        f"Three heatmaps side by side: the right table, the table of the mistake "
+        f"'{name}', and their difference (largest {largest:.2g}; 0 where they agree).",
+    )
 
 
 _SCALES = ("shared", "own")
@@ -224,7 +236,11 @@ def score_heatmaps(added, rotated, *, scale="shared"):
         ax.set_xlabel("key position n")
     axes[0].set_ylabel("query position m")
     _colour_bars(fig, axes, images, (added, rotated), scale=scale, label="score q · k")
-    return fig
+    return describe_figure(
+        fig,
+        "Two heatmaps of attention scores, query position by key position: "
+        "positions added to the input (left) and q and k rotated by RoPE (right).",
+    )
 
 
 def _check_score_panels(panels):
@@ -327,4 +343,10 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
     )
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncols=2)
-    return fig
+    return describe_figure(
+        fig,
+        f"{len(checked)} heatmap{'s' if len(checked) > 1 else ''} of attention "
+        "scores, query position p by key "
+        f"position q; a dashed line marks q = p − {offset} and circles mark each "
+        "row's highest score.",
+    )

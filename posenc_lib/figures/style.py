@@ -8,12 +8,14 @@
   figure for a projector: ``scale="presentation"`` (``PRESENTATION_SCALE``) makes
   axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default
   (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
+  It also stores a text alternative with every PNG (:mod:`.describe`).
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
   attention scores): a diverging colour map centred on 0, row 0 at the top.
 
 This module imports matplotlib; ``import posenc_lib`` never imports it.
 """
 
+import importlib
 import os
 
 import matplotlib as mpl
@@ -22,6 +24,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from ..validation import check_positive
+from .describe import install_alt_text
 
 __all__ = [
     "INLINE_FIGURE_KWARGS",
@@ -145,9 +148,12 @@ def setup_notebook(scale=None):
         return
     shell = get_ipython()
     if shell is not None and "inline" in mpl.get_backend():
+        # loading the backend registers its PNG formatter, which alt text wraps
+        importlib.import_module("matplotlib_inline.backend_inline")
         shell.run_line_magic(
             "config", f"InlineBackend.print_figure_kwargs = {INLINE_FIGURE_KWARGS!r}"
         )
+        install_alt_text(shell)  # every PNG output's metadata: {"alt": ...}
 
 
 def text_sizes(figure):

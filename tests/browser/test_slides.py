@@ -178,6 +178,21 @@ def _check_links(hrefs, slides):
         assert target.is_relative_to(slides.parent), href
 
 
+def settled_state(page):
+    """Once the slide or fragment transition has finished, the state's key
+    (the slide's hash and how many fragments are shown)."""
+    # getAnimations() lists running CSS transitions, and computes styles, so it
+    # sees one just begun; the controls' arrows bounce forever, a CSS animation,
+    # not a transition
+    page.wait_for_function(
+        "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
+    )
+    return page.evaluate(
+        "() => location.hash + ' ' + document.querySelectorAll("
+        "'.reveal .fragment.visible').length"
+    )
+
+
 def _step_through(page, tmp_path, sizes, stills):
     """Press the right arrow to the end; check each state; return what was seen."""
     page.evaluate("() => MathJax.Hub.Queue(() => { window.__typeset = true; })")
@@ -186,16 +201,7 @@ def _step_through(page, tmp_path, sizes, stills):
     run["prompts"] = 0
     shown_images, key, before = set(), None, None
     while True:
-        # the slide or fragment transition has finished (getAnimations() lists
-        # running CSS transitions, and computes styles, so it sees one just begun;
-        # the controls' arrows bounce forever, a CSS animation, not a transition)
-        page.wait_for_function(
-            "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
-        )
-        now = page.evaluate(
-            "() => location.hash + ' ' + document.querySelectorAll("
-            "'.reveal .fragment.visible').length"
-        )
+        now = settled_state(page)
         if now == key:
             break  # the right arrow did nothing: the last slide
         key = now

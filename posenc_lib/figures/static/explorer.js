@@ -76,6 +76,14 @@ function barsFigure(parent) {
     class: "posenc-bars" }, parent);
   const plotW = W - left - right, plotH = H - top - bottom;
   const y = (v) => top + plotH * (1 - v) / 2;
+  // cosine bars are hatched, so sin and cos differ by more than colour
+  const hatch = `posenc-cos-hatch-${++barsFigure.count}`;
+  const pattern = svgEl("pattern", { id: hatch, width: 6, height: 6,
+    patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+    svgEl("defs", {}, svg));
+  svgEl("rect", { width: 6, height: 6, fill: COS_COLOUR }, pattern);
+  svgEl("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "white", "stroke-width": 2 },
+    pattern);
   for (const v of [-1, 0, 1]) {
     svgEl("line", { x1: left, x2: W - right, y1: y(v), y2: y(v),
       class: v === 0 ? "posenc-zero" : "posenc-grid" }, svg);
@@ -84,7 +92,9 @@ function barsFigure(parent) {
   svgEl("rect", { x: left, y: top, width: plotW, height: plotH,
     class: "posenc-frame" }, svg);
   const title = text(svg, left, top - 12, "", { class: "posenc-title" });
-  text(svg, left + plotW / 2, H - 8, "column k", { "text-anchor": "middle" });
+  text(svg, left + plotW / 2, H - 8,
+    "column k   (blue, plain: sin, even k;  orange, hatched: cos, odd k)",
+    { "text-anchor": "middle" });
   const bars = svgEl("g", {}, svg);
   const axis = svgEl("g", {}, svg);
   let rects = [];
@@ -95,7 +105,8 @@ function barsFigure(parent) {
       const slot = plotW / dModel;
       rects = [...Array(dModel).keys()].map((k) =>
         svgEl("rect", { x: left + slot * (k + 0.1), width: slot * 0.8,
-          fill: k % 2 ? COS_COLOUR : SIN_COLOUR, class: "posenc-bar" }, bars));
+          fill: k % 2 ? `url(#${hatch})` : SIN_COLOUR, class: "posenc-bar" },
+          bars));
       for (const k of ticks(dModel, 16))
         text(axis, left + slot * (k + 0.5), top + plotH + 24, String(k),
           { "text-anchor": "middle" });
@@ -112,6 +123,8 @@ function barsFigure(parent) {
     },
   };
 }
+
+barsFigure.count = 0;
 
 // ------------------------------------------------------------------ heatmap
 

@@ -1,0 +1,153 @@
+"""Text alternatives for the course's figures: what each picture shows, in words.
+
+Every stored figure carries an ``alt`` text in its output's metadata
+(``{"image/png": {"alt": ...}}``), which the site's and the slides' templates
+write into the ``<img>`` tag, so a screen reader says what the figure shows.
+
+- :func:`describe_figure`: a helper (or a chapter cell that draws a figure
+  itself) states what the figure shows.
+- :func:`figure_description`: that statement, followed by what the figure
+  itself names: its title, each panel's title, axis labels and legend entries.
+  A figure nobody described is still described by its own labels.
+- :func:`install_alt_text`: ``setup_notebook`` calls it inside IPython; the
+  inline backend's PNG formatter then returns ``(png, {"alt": text})``, which
+  IPython stores as the output's metadata. The PNG bytes do not change.
+
+This module imports matplotlib; ``import posenc_lib`` never imports it.
+"""
+
+from matplotlib.figure import Figure
+
+__all__ = ["ALT_ATTRIBUTE", "describe_figure", "figure_description", "install_alt_text"]
+
+#: The figure attribute :func:`describe_figure` sets.
+ALT_ATTRIBUTE = "posenc_description"
+
+
+def _check_figure(figure):
+    if not isinstance(figure, Figure):
+        raise TypeError(f"figure == {figure!r}, must be a matplotlib Figure.")
+    return figure
+
+
+def describe_figure(figure, text):
+    """Say what ``figure`` shows, in one or two sentences; returns ``figure``.
+
+    Each call adds its sentence (once): a helper drawing one panel of a
+    figure describes its panel, and the figure's text lists them in order.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+    text : str
+        A non-empty description, e.g. ``"PE as a heatmap: 50 positions by 64
+        columns; fast stripes on the left, slow on the right."``
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``figure`` is not a Figure or ``text`` is not a non-empty string.
+
+    Examples
+    --------
+    >>> figure = describe_figure(Figure(), "An empty figure.")
+    >>> figure_description(describe_figure(figure, "Nothing is drawn."))
+    'An empty figure. Nothing is drawn.'
+    >>> describe_figure(Figure(), " ")
+    Traceback (most recent call last):
+    ...
+    ValueError: text == ' ', must be a non-empty description of the figure.
+    """
+    _check_figure(figure)
+    if not isinstance(text, str):
+        raise TypeError(f"text == {text!r}, must be a str describing the figure.")
+    if not text.strip():
+        raise ValueError(
+            f"text == {text!r}, must be a non-empty description of the figure."
+        )
+    sentences = getattr(figure, ALT_ATTRIBUTE, [])
+    if text.strip() not in sentences:
+        setattr(figure, ALT_ATTRIBUTE, [*sentences, text.strip()])
+    return figure
+
+
+def _axes_words(ax):
+    """What one panel names: title; x and y labels; legend entries."""
+    words = [ax.get_title()] if ax.get_title() else []
+    for axis, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel())):
+        if label:
+            words.append(f"{axis}: {label}")
+    legend = ax.get_legend()
+    if legend is not None:
+        entries = [t.get_text() for t in legend.get_texts() if t.get_text()]
+        if entries:
+            words.append("legend: " + ", ".join(entries))
+    return "; ".join(words)
+
+
+def figure_description(figure):
+    """The text alternative of ``figure``: its description, then its labels.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+
+    Returns
+    -------
+    str
+        Never empty: a figure without description or labels is called
+        ``"A figure without labels."``
+
+    Examples
+    --------
+    >>> figure = Figure()
+    >>> ax = figure.add_subplot()
+    >>> ax.set(title="PE[3]", xlabel="column k", ylabel="value")
+    [Text(0.5, 1.0, 'PE[3]'), Text(0.5, 0, 'column k'), Text(0, 0.5, 'value')]
+    >>> figure_description(figure)
+    'Panel: PE[3]; x: column k; y: value.'
+    >>> figure_description(describe_figure(figure, "One position's bars."))
+    "One position's bars. Panel: PE[3]; x: column k; y: value."
+    """
+    parts = list(getattr(_check_figure(figure), ALT_ATTRIBUTE, []))
+    if figure.get_suptitle():
+        parts.append(f"Title: {figure.get_suptitle()}.")
+    panels = [words for words in map(_axes_words, figure.axes) if words]
+    entries = [t.get_text() for lg in figure.legends for t in lg.get_texts()]
+    if any(entries):
+        panels.append("legend: " + ", ".join(e for e in entries if e))
+    if panels:
+        name = "Panel" if len(panels) == 1 else f"{len(panels)} panels"
+        parts.append(f"{name}: " + " | ".join(panels) + ".")
+    return " ".join(parts) or "A figure without labels."
+
+
+def install_alt_text(shell):
+    """Make ``shell``'s PNG formatter attach :func:`figure_description` as ``alt``.
+
+    Wraps the formatter the inline backend registered for ``Figure`` (call it
+    after the backend is configured); calling it again wraps only once.
+
+    Parameters
+    ----------
+    shell : IPython.core.interactiveshell.InteractiveShell
+    """
+    if not hasattr(shell, "display_formatter"):
+        raise TypeError(
+            f"shell == {shell!r}, must be an IPython shell (get_ipython())."
+        )
+    formatter = shell.display_formatter.formatters["image/png"]
+    try:
+        draw = formatter.lookup_by_type(Figure)
+    except KeyError:  # no inline backend: nothing to describe
+        return
+    draw = getattr(draw, "__wrapped__", draw)
+
+    def png_with_alt(figure):
+        png = draw(figure)
+        if png is None:
+            return None
+        return png, {"alt": figure_description(figure)}
+
+    png_with_alt.__wrapped__ = draw
+    formatter.for_type(Figure, png_with_alt)

@@ -1,0 +1,76 @@
+"""axe-core on every page of the site and every state of the slides: no critical
+and no serious violation (issue 28, item 3), and every figure's ``alt`` is the
+text its notebook stored, never nbconvert's placeholder.
+
+axe-core comes from the npm registry into ``.site-cache/`` (tests/browser/axe.py);
+pages are opened from disk with every outside request refused.
+"""
+
+from urllib.parse import urlparse
+
+import pytest
+from axe import axe_source, blocking, counts, run_axe
+from test_site import site  # noqa: F401  (the site, built once per module)
+from test_slides import settled_state, slides  # noqa: F401  (slides + site)
+
+pytestmark = pytest.mark.browser
+PLACEHOLDER = "No description has been provided for this image"
+
+
+@pytest.fixture(scope="module")
+def axe_js():
+    return axe_source()
+
+
+def _offline(route):
+    if urlparse(route.request.url).scheme in ("file", "data", "blob"):
+        route.continue_()
+    else:
+        route.abort()
+
+
+def _images_alt(page):
+    return page.evaluate(
+        "() => [...document.querySelectorAll('img')].map(i => i.getAttribute('alt'))"
+    )
+
+
+def test_every_site_page_passes_axe(page, site, axe_js, latency_report):  # noqa: F811
+    out, _, pages = site
+    page.route("**/*", _offline)
+    found, images = {}, 0
+    for href in [entry.href for entry in pages] + ["index.html"]:
+        page.goto((out / href).as_uri())
+        page.wait_for_load_state("load")
+        violations = run_axe(page, axe_js)
+        assert blocking(violations) == [], href
+        found[href] = counts(violations)
+        alts = _images_alt(page)
+        assert all(alt and PLACEHOLDER not in alt for alt in alts), href
+        images += len(alts)
+    assert len(found) >= 19
+    assert images >= 25, "the site shows the notebooks' figures"
+    total = {k: sum(c[k] for c in found.values()) for k in next(iter(found.values()))}
+    latency_report(f"axe on {len(found)} site pages: {total}; {images} images alt")
+
+
+def test_every_slide_state_passes_axe(browser, slides, axe_js):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    try:
+        page.route("**/*", _offline)
+        page.goto(slides.as_uri())
+        page.locator(".reveal.ready").wait_for()
+        states, key = 0, None
+        while True:
+            now = settled_state(page)
+            if now == key:
+                break  # the right arrow did nothing: the last slide
+            key, states = now, states + 1
+            assert blocking(run_axe(page, axe_js)) == [], f"slide state {now}"
+            page.keyboard.press("ArrowRight")
+        alts = _images_alt(page)
+    finally:
+        context.close()
+    assert states >= 20
+    assert alts and all(alt and PLACEHOLDER not in alt for alt in alts)
