@@ -38,6 +38,7 @@ from pathlib import Path
 
 import nbformat
 from nbconvert import HTMLExporter
+from nbconvert.preprocessors.sanitize import SanitizeHTML
 
 from posenc_lib.figures.browser import page_assets, static_html
 from posenc_lib.figures.explorer import Explorer
@@ -235,8 +236,6 @@ def widget_spec(source, text_repr):
         args = calls[names[0]] if names else {"*": []}
         spec.update(zip(widget["params"], args["*"], strict=False))
         spec.update({k: v for k, v in args.items() if k != "*"})
-        if text_repr.startswith(widget["repr"]):  # the repr shows the real values
-            spec.update({k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", text_repr)})
         spec = {k: (widget["defaults"][k] if v is None else v) for k, v in spec.items()}
         return {**spec, "kind": kind}
     return {"kind": None}
@@ -247,6 +246,67 @@ def make_widget(spec):
     widget = WIDGETS[spec["kind"]]
     args = {k: v for k, v in spec.items() if k in widget["defaults"]}
     return widget["class"](**args)
+
+
+def check_stored_repr(widget, text_repr, source):
+    """Refuse a widget output whose stored repr is not what its cell's code makes.
+
+    The static widget starts from the values in the cell's code; a stored
+    ``text/plain`` that is this widget's repr (written when the notebook ran)
+    must say the same, or the stored output was edited by hand or is stale (run
+    ``make notebooks``).
+
+    >>> check_stored_repr(Explorer(pos=3), "Explorer(pos=37, d_model=8)", "explorer(pos=3)")
+    Traceback (most recent call last):
+    ...
+    ValueError: a widget's stored output says 'Explorer(pos=37, d_model=8)', but its cell's code 'explorer(pos=3)' makes 'Explorer(pos=3, d_model=8, offset=2, pair=0)': run make notebooks, never edit stored outputs.
+    """  # noqa: E501
+    text = ("".join(text_repr) if isinstance(text_repr, list) else text_repr).strip()
+    made = repr(widget)
+    claims = text.startswith(type(widget).__name__ + "(")  # a repr of this widget
+    if claims and text != made:
+        raise ValueError(
+            f"a widget's stored output says {text.strip()[:80]!r}, but its cell's "
+            f"code {source.strip()[:80]!r} makes {made!r}: run make notebooks, "
+            "never edit stored outputs."
+        )
+
+
+def sanitize_outputs(notebook):
+    """Clean every stored output: nothing runs in a page that the course did not write.
+
+    nbconvert's own :class:`~nbconvert.preprocessors.sanitize.SanitizeHTML`
+    (bleach) with an allow-list of what the course's outputs use (the checkers'
+    and ``compare_outputs``' boxes and tables, with their inline styles): a
+    ``<script>``, an ``onerror`` or a ``javascript:`` link in a stored output is
+    removed; output kinds other than text, PNG and the widget views (which
+    :func:`embed_widgets` then replaces with the course's own) are dropped.
+    Markdown cells are the course's prose and are left as written. In place.
+
+    >>> nb = nbformat.v4.new_notebook()
+    >>> nb.cells = [nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output(
+    ...     "display_data", {"text/html": "<b>hi</b><img src=x onerror=alert(1)>"
+    ...                      "<script>alert(2)</script>"})])]
+    >>> sanitize_outputs(nb)
+    >>> nb.cells[0].outputs[0].data["text/html"]
+    '<b>hi</b>alert(2)'
+    """
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = _SANITIZER.sanitize_code_outputs(cell.outputs)
+
+
+def _sanitizer():
+    cleaner = SanitizeHTML(strip=True)
+    cleaner.safe_output_keys = cleaner.safe_output_keys | {WIDGET_MIME}
+    boxes = ("div", "pre", "span", "table", "tr", "td", "th", "p", "br", "code")
+    cleaner.tags = [*cleaner.tags, *boxes]
+    cleaner.attributes = {**cleaner.attributes, **dict.fromkeys(boxes, ["style"])}
+    cleaner.styles = [*cleaner.styles, "background", "border-left", "padding", "margin"]
+    return cleaner
+
+
+_SANITIZER = _sanitizer()
 
 
 def embed_widgets(notebook):
@@ -268,7 +328,9 @@ def embed_widgets(notebook):
             spec = widget_spec(cell.source, data.get("text/plain", ""))
             if spec["kind"] is None:
                 continue
-            page = static_html(make_widget(spec))
+            widget = make_widget(spec)
+            check_stored_repr(widget, data.get("text/plain", ""), cell.source)
+            page = static_html(widget)
             output["data"] = {"text/html": (page_assets() if not specs else "") + page}
             specs.append(spec)
     return specs
@@ -291,7 +353,9 @@ def _stored_figure(data):
 
 
 def prepare(notebook):
-    """Hide test markers and replace widget outputs; returns the widget specs."""
+    """Hide test markers, sanitise stored outputs and replace widget outputs;
+    returns the widget specs."""
+    sanitize_outputs(notebook)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.source = NBVAL_MARKER.sub("", cell.source)

@@ -40,7 +40,7 @@ from nbconvert import SlidesExporter
 from traitlets.config import Config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_site import embed_widgets  # noqa: E402 (the explorers, drawn offline)
+from build_site import embed_widgets, sanitize_outputs  # noqa: E402 (offline, clean)
 
 ROOT = Path(__file__).resolve().parent.parent
 LECTURE = ROOT / "notebooks" / "lecture.ipynb"
@@ -196,6 +196,7 @@ def build(notebook=LECTURE, out=OUT):
     """
     notebook, out = Path(notebook), Path(out)
     nb = nbformat.read(notebook, as_version=4)
+    sanitize_outputs(nb)  # nothing runs on the slides that the course did not write
     embed_widgets(nb)
     nb = still_images(nb)
     body, _ = exporter().from_notebook_node(nb, resources={"metadata": {

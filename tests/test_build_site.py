@@ -12,6 +12,7 @@ import json
 import pkgutil
 import re
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
@@ -178,8 +179,11 @@ def test_prepare_embeds_the_widget_with_its_module_and_hides_the_test_marker():
 
 
 def test_only_the_first_widget_of_a_page_carries_the_module():
-    notebook = _widget_notebook("position_explorer()", "PositionExplorer(pos=1)")
-    notebook.cells.append(_widget_notebook("explorer()", "Explorer(pos=1)").cells[0])
+    notebook = _widget_notebook(
+        "position_explorer()", "PositionExplorer(pos=1, d_model=8)"
+    )
+    lecture = "Explorer(pos=1, d_model=8, offset=2, pair=0)"
+    notebook.cells.append(_widget_notebook("explorer()", lecture).cells[0])
     build_site.embed_widgets(notebook)
     pages = [cell.outputs[0].data["text/html"] for cell in notebook.cells]
     assert ["POSENC_WIDGET_MODULE" in page for page in pages] == [True, False]
@@ -358,3 +362,87 @@ def test_build_never_replaces_a_folder_that_holds_no_site(tmp_path):
     with pytest.raises(SystemExit, match="is not empty and holds no site"):
         build_site.build(tmp_path)
     assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
+# ---------------------------------------------------------------- what runs
+
+
+def test_a_stored_widget_repr_that_its_code_does_not_make_stops_the_build():
+    # the code says pos=1, d_model=8; the stored repr was edited to pos=37
+    notebook = _widget_notebook(
+        "# NBVAL_IGNORE_OUTPUT\nposition_explorer(pos=1, d_model=8)",
+        "PositionExplorer(pos=37, d_model=2)",
+    )
+    with pytest.raises(ValueError, match="never edit stored outputs"):
+        build_site.prepare(notebook)
+
+
+def test_every_stored_widget_repr_is_what_its_code_makes():
+    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        build_site.prepare(nbformat.read(path, as_version=4))  # raises if not
+
+
+PLANTED = (
+    "<div>ok</div><script>fetch('https://example.org/x')</script>"
+    "<img src=x onerror=\"document.title='PWNED'\">"
+    '<a href="javascript:alert(1)">link</a>'
+)
+
+
+def test_a_planted_script_in_a_stored_output_never_reaches_the_page():
+    notebook = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("1", execution_count=1)
+    cell.outputs = [
+        nbformat.v4.new_output("display_data", {"text/html": PLANTED}),
+        nbformat.v4.new_output(
+            "display_data", {"application/javascript": "alert(3)", "text/plain": "x"}
+        ),
+    ]
+    notebook.cells = [cell]
+    build_site.prepare(notebook)
+    body, _ = build_site.exporter("").from_notebook_node(notebook)
+    for planted in ("<script>fetch", "onerror", "javascript:", "alert(3)"):
+        assert planted not in body, planted
+    assert "<div>ok</div>" in body
+
+
+class _Markup(HTMLParser):
+    """Tags, attributes (styles as declarations) and text, in order."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.found = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {k: v or "" for k, v in attrs}
+        if "style" in attrs:
+            declarations = [d.split(":", 1) for d in attrs["style"].split(";")]
+            attrs["style"] = [
+                [p.strip() for p in d] for d in declarations if d[0].strip()
+            ]
+        self.found.append(("tag", tag, sorted(attrs.items())))
+
+    def handle_data(self, data):
+        self.found.append(("text", data))
+
+
+def _html_outputs(notebook):
+    return [
+        _Markup("".join(o["data"]["text/html"])).found
+        for cell in notebook.cells
+        for o in cell.get("outputs", [])
+        if "text/html" in o.get("data", {})
+    ]
+
+
+def test_sanitizing_keeps_every_tag_style_and_word_of_the_course_s_own_outputs():
+    seen = 0
+    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        before = _html_outputs(notebook)
+        build_site.sanitize_outputs(notebook)
+        assert _html_outputs(notebook) == before, path.name
+        seen += len(before)
+    assert seen >= 10  # the checkers' and compare_outputs' boxes
