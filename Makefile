@@ -19,7 +19,7 @@ PYTEST := -m pytest posenc_lib tests notebooks --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
 
 .PHONY: lab test test-oldest test-baseline-simd test-latest lock notebooks explorer site slides bench \
-	bench-grading lint format solutions browser-deps clean
+	bench-grading lint format solutions browser-deps clean pdf
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
@@ -108,6 +108,11 @@ site: $(STAMP)
 # reveal.js, MathJax, require.js and jQuery once into build/slides-cache).
 slides: $(STAMP)
 	$(BIN)/python scripts/build_slides.py
+
+# The course as one PDF, offline: pdf/posenc-course.pdf, the site's pages printed by
+# headless Chromium (answers open, code wrapped); needs npm once, as make site.
+pdf: $(STAMP) browser-deps
+	$(BIN)/python scripts/build_pdf.py
 
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)

@@ -51,7 +51,7 @@ CACHE = ROOT / ".site-cache"
 
 #: The site's CSS (scripts/site/static): its chrome, and contrast and links that
 #: pass axe-core (the slides link readable.css too).
-STYLESHEETS = ("site.css", "readable.css")
+STYLESHEETS = ("site.css", "readable.css", "print.css")
 MATHJAX = "mathjax@2.7.9"
 MATHJAX_INTEGRITY = (
     "sha512-NOGEDTIM9+MrsqnjPEjVGNx4q0GQxqm61yQwSK+/5S59i26wId5IC5gNu9/bu8+CCVl5p9G2"
