@@ -85,6 +85,14 @@ def _axes_words(ax):
     return "; ".join(words)
 
 
+def _suptitle(figure):
+    """The figure's suptitle, or "" (``Figure.get_suptitle`` is matplotlib >= 3.8)."""
+    if hasattr(figure, "get_suptitle"):
+        return figure.get_suptitle()
+    title = getattr(figure, "_suptitle", None)  # matplotlib 3.7
+    return title.get_text() if title is not None else ""
+
+
 def figure_description(figure):
     """The text alternative of ``figure``: its description, then its labels.
 
@@ -110,8 +118,9 @@ def figure_description(figure):
     "One position's bars. Panel: PE[3]; x: column k; y: value."
     """
     parts = list(getattr(_check_figure(figure), ALT_ATTRIBUTE, []))
-    if figure.get_suptitle():
-        parts.append(f"Title: {figure.get_suptitle()}.")
+    title = _suptitle(figure)
+    if title:
+        parts.append(f"Title: {title}.")
     panels = [words for words in map(_axes_words, figure.axes) if words]
     entries = [t.get_text() for lg in figure.legends for t in lg.get_texts()]
     if any(entries):
