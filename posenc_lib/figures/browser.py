@@ -46,7 +46,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, sinusoidal_positions
 from ..properties import offset_similarity
-from ..validation import check_integer
+from ..validation import check_d_model, check_integer
 from .style import PE_CMAP
 
 __all__ = [
@@ -84,6 +84,25 @@ def circle_title(offset, omega):
     rest = angle - 2 * np.pi * turns
     unit = "turn" if turns == 1 else "turns"
     return [f"{angle:.3g}", f"{turns} {unit} + {rest:.3g}"]
+
+
+def _check_width(d_model, max_d_model):
+    """``d_model`` checked, and within the slider's reach ``max_d_model``.
+
+    >>> _check_width(8, 64)
+    8
+    >>> _check_width(70, 64)
+    Traceback (most recent call last):
+    ...
+    ValueError: d_model == 70, must be an even integer in [2, 64] (max_d_model == 64).
+    """
+    d_model = check_d_model(d_model)
+    if d_model > max_d_model:
+        raise ValueError(
+            f"d_model == {d_model}, must be an even integer in [2, {max_d_model}] "
+            f"(max_d_model == {max_d_model})."
+        )
+    return d_model
 
 
 def table_pairs(n_pairs, most=8):

@@ -21,7 +21,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, pos_encoding
 from ..validation import check_d_model, check_index, check_integer, check_positions
-from .browser import BrowserWidget, table_pairs
+from .browser import BrowserWidget, _check_width, table_pairs
 
 __all__ = [
     "PairCircleExplorer",
@@ -81,12 +81,7 @@ class PositionExplorer(BrowserWidget):
         max_pos = check_integer(max_pos, "max_pos", min_value=1)
         max_d_model = check_d_model(max_d_model, name="max_d_model")
         pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
-        d_model = check_d_model(d_model)
-        if d_model > max_d_model:
-            raise ValueError(
-                f"d_model == {d_model}, must be an even integer in [2, {max_d_model}] "
-                f"(max_d_model == {max_d_model})."
-            )
+        d_model = _check_width(d_model, max_d_model)
         super().__init__(
             kind="position", pos=pos, d_model=d_model, max_pos=max_pos,
             max_d_model=max_d_model,
