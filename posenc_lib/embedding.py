@@ -1,4 +1,4 @@
-"""Token embeddings: a table with one row per token, and looking rows up.
+r"""Token embeddings: a table with one row per token, and looking rows up.
 
 An embedding table has shape ``(vocab_size, d)``. Looking up token ``t`` returns
 row ``t``; there is no arithmetic. It equals ``one_hot(t) @ table``, which is how
@@ -8,6 +8,18 @@ cost ``vocab_size * d`` multiplications per token.
 The model's input at position ``pos`` is the token's row plus the positional
 encoding ``PE[pos]`` (:mod:`posenc_lib.positional`). The rows returned here are
 always new arrays, so adding the encoding to them can never change the table.
+
+Adding rather than concatenating (chapter 06). A dot product of two inputs
+splits into four terms,
+
+.. math::
+
+    (x_i + p_i) \cdot (x_j + p_j) = x_i \cdot x_j + x_i \cdot p_j
+    + p_i \cdot x_j + p_i \cdot p_j,
+
+and a random embedding row (:func:`init_embedding`, entries of variance
+``1 / d_model``) is nearly perpendicular to every encoding row: their cosine
+(:func:`row_cosines`) is typically about ``1 / sqrt(d_model)``.
 """
 
 import numpy as np
@@ -21,7 +33,7 @@ from .validation import (
     check_token_ids,
 )
 
-__all__ = ["encode", "lookup", "one_hot"]
+__all__ = ["encode", "init_embedding", "lookup", "one_hot", "row_cosines"]
 
 
 def lookup(table, token_ids):
@@ -129,3 +141,104 @@ def encode(table, token_ids):
     rows = np.atleast_2d(lookup(table, token_ids)).astype(np.float64)  # (n, d)
     rows += sinusoidal_positions(range(len(rows)), table.shape[1])  # (n, d)
     return rows
+
+
+def init_embedding(vocab_size, d_model, *, seed=0):
+    """A random embedding table, as a model starts it: entries ``N(0, 1/d_model)``.
+
+    With variance ``1 / d_model`` per entry, each row has squared length about 1
+    (its mean over rows is 1), whatever the width.
+
+    Parameters
+    ----------
+    vocab_size : int
+        Number of rows, >= 1.
+    d_model : int
+        Width of each row, an even integer >= 2 (so the encoding can be added).
+    seed : int, default 0
+        Seed of the random generator, so results are reproducible.
+
+    Returns
+    -------
+    numpy.ndarray of shape (vocab_size, d_model)
+
+    Raises
+    ------
+    TypeError
+        If an argument is not an integer.
+    ValueError
+        If ``vocab_size < 1``, ``d_model`` is not even and >= 2, ``seed < 0``,
+        or the table would be too large.
+
+    Examples
+    --------
+    >>> table = init_embedding(1000, 512)
+    >>> table.shape
+    (1000, 512)
+    >>> float(np.linalg.norm(table, axis=1).mean().round(2))
+    1.0
+    """
+    vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
+    d_model = check_d_model(d_model)
+    check_array_size((vocab_size, d_model), "vocab_size and d_model")
+    rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
+    return rng.normal(0.0, 1.0 / np.sqrt(d_model), size=(vocab_size, d_model))
+
+
+def _check_rows(rows, name, shape=None):
+    """``rows`` as a finite float 2-D array (of ``shape``, if given), no zero row;
+    TypeError or ValueError naming ``name`` otherwise."""
+    array = check_table(rows, name, what="(n, d), one vector per row")
+    if shape is not None and array.shape != shape:
+        raise ValueError(
+            f"{name} has shape {array.shape}, must be {shape}, the shape of a."
+        )
+    array = array.astype(np.float64)  # (n, d)
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} holds inf or nan, must be finite numbers.")
+    if not np.any(array, axis=1).all():
+        row = int(np.flatnonzero(~np.any(array, axis=1))[0])
+        raise ValueError(
+            f"{name}[{row}] is all zeros, must not be: a zero row has no direction."
+        )
+    return array
+
+
+def row_cosines(a, b):
+    """The cosine of the angle between row ``r`` of ``a`` and row ``r`` of ``b``.
+
+    ``cos = a[r] . b[r] / (|a[r]| |b[r]|)``: 1 for the same direction, 0 for
+    perpendicular rows. It does not change when a row is scaled.
+
+    Parameters
+    ----------
+    a : array_like of shape (n, d)
+        Finite numbers, no row all zeros.
+    b : array_like of shape (n, d)
+        The same shape as ``a``; finite, no row all zeros.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,)
+        Numbers in ``[-1, 1]``.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` or ``b`` is not numeric.
+    ValueError
+        If either is not 2-D, their shapes differ, or a row is all zeros or holds
+        inf or nan.
+
+    Examples
+    --------
+    >>> row_cosines([[1.0, 0.0], [1.0, 1.0]], [[0.0, 3.0], [2.0, 2.0]])
+    array([0., 1.])
+    """
+    a = _check_rows(a, "a")  # (n, d)
+    b = _check_rows(b, "b", a.shape)  # (n, d)
+    a = a / np.abs(a).max(axis=1, keepdims=True)  # no overflow in the lengths
+    b = b / np.abs(b).max(axis=1, keepdims=True)
+    dots = np.einsum("rd,rd->r", a, b)  # (n,)
+    cos = dots / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))  # (n,)
+    return np.clip(cos, -1.0, 1.0)

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from posenc_lib import encode, lookup, one_hot
+from posenc_lib import encode, lookup, one_hot, sinusoidal_positions
+from posenc_lib.embedding import init_embedding, row_cosines
 
 TABLE = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 0.25, 8.0]])
 
@@ -238,3 +239,82 @@ def test_encode_needs_an_even_width():
     )
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         encode(np.zeros((2, 3)), [0, 1])
+
+
+# --- init_embedding and row_cosines (chapter 06 section 5) -------------------
+
+
+def test_init_embedding_has_variance_one_over_d_model_and_rows_of_length_one():
+    table = init_embedding(1000, 512, seed=0)
+    assert table.shape == (1000, 512) and table.dtype == np.float64
+    # 512,000 draws: the sample variance is within 1% of 1/512 (about 7 sigma)
+    assert table.var() * 512 == pytest.approx(1.0, rel=0.01)
+    squared = (table**2).sum(axis=1)  # (1000,): each ~ chi2(512) / 512
+    assert squared.mean() == pytest.approx(1.0, rel=0.01)
+    assert 0.7 < squared.min() and squared.max() < 1.3  # sd 0.0625: 4.8 sigma
+
+
+def test_init_embedding_is_reproducible_and_seeded():
+    np.testing.assert_array_equal(init_embedding(3, 4), init_embedding(3, 4, seed=0))
+    assert not np.array_equal(init_embedding(3, 4), init_embedding(3, 4, seed=1))
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "message"),
+    [
+        ((0, 4), ValueError, "vocab_size == 0, must be an integer >= 1."),
+        ((2, 3), ValueError, "d_model == 3, must be an even integer >= 2."),
+        ((2, 4.0), TypeError, "d_model == 4.0 (float), must be an even integer >= 2."),
+    ],
+    ids=["no-rows", "odd", "float"],
+)
+def test_init_embedding_bad_arguments(args, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        init_embedding(*args)
+
+
+def test_row_cosines_against_math_on_each_row():
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(size=(6, 5)), rng.normal(size=(6, 5))
+    expected = [
+        sum(x * y for x, y in zip(u, v, strict=True))
+        / math.sqrt(sum(x * x for x in u) * sum(y * y for y in v))
+        for u, v in zip(a.tolist(), b.tolist(), strict=True)
+    ]
+    np.testing.assert_allclose(row_cosines(a, b), expected, rtol=1e-13, atol=1e-15)
+
+
+def test_row_cosines_ignore_scale_and_stay_in_minus_one_one():
+    a = np.array([[1.0, 2.0, 3.0], [1e300, -1e300, 0.0], [1e-310, 0.0, 0.0]])
+    b = np.array([[2.0, 4.0, 6.0], [-1e300, 1e300, 0.0], [0.0, 5.0, 0.0]])
+    np.testing.assert_allclose(row_cosines(a, b), [1.0, -1.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(row_cosines(3.0 * a[:2], b[:2]), [1.0, -1.0])
+
+
+def test_random_rows_are_nearly_perpendicular_to_the_encoding():
+    """|cos| of a random row and a fixed one is about 1/sqrt(d) (chapter 06)."""
+    for d_model in (16, 64, 512):
+        cos = row_cosines(
+            init_embedding(1000, d_model), sinusoidal_positions(range(1000), d_model)
+        )
+        rms = np.sqrt(np.mean(cos**2))  # 1000 rows: within 10% of 1/sqrt(d_model)
+        assert rms * math.sqrt(d_model) == pytest.approx(1.0, rel=0.1), d_model
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "error", "message"),
+    [
+        ([1.0, 0.0], [[1.0, 0.0]], ValueError, "a has shape (2,), must be 2-D: "),
+        ([[1.0, 0.0]], [[1.0, 0.0, 0.0]], ValueError, "b has shape (1, 3), must be "),
+        ([["x"]], [[1.0]], TypeError, "a has dtype <U1, must be numeric"),
+        ([[0.0, 0.0]], [[1.0, 0.0]], ValueError, "a[0] is all zeros, must not be"),
+        ([[1.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]], ValueError, "b has shape (2, 2)"),
+        ([[1.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]], ValueError, "b[1] is all"),
+        ([[np.inf, 0.0]], [[1.0, 0.0]], ValueError, "a holds inf or nan, must be"),
+        ([[1.0, 0.0]], [[np.nan, 0.0]], ValueError, "b holds inf or nan, must be"),
+    ],
+    ids=["1-D", "widths", "strings", "zero-a", "rows", "zero-b", "inf", "nan"],
+)
+def test_row_cosines_bad_arguments(a, b, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
+        row_cosines(a, b)

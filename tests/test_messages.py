@@ -193,6 +193,8 @@ GOOD |= {
     "shell": lambda: InteractiveShell.instance(),
     "moving": lambda: [],
     "image": lambda: plt.figure().add_subplot().imshow(np.zeros((3, 2))),
+    "a": lambda: X.copy(),
+    "b": lambda: X[::-1].copy(),
 }
 #: where a name means something else in one function: (function, name) -> value
 OWN = {
@@ -327,6 +329,8 @@ def test_the_walk_reaches_every_public_function():
         "added_to_table",
         "Explorer",
         "train_word_vectors",
+        "init_embedding",
+        "row_cosines",
     } <= names
     assert len(names) > 80
     assert NOT_CHECKED_YET <= {(c.values[0], c.values[2]) for c in _cases()}

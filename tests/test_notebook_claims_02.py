@@ -48,6 +48,50 @@ def _attention_outputs(with_positions):
     ]
 
 
+def test_the_hooks_visible_lines_are_the_librarys_self_attention():
+    """softmax(Q K^T / sqrt(d)) V, written out in the hook, equals self_attention."""
+    table = np.random.default_rng(0).normal(size=(3, 4)).round(2)
+    x = lookup(table, DOG_BITES_MAN)  # (3, d_model)
+    head = init_head(4, seed=0)
+    q, k, v = (x @ w for w in head)  # (3, d_model) each
+    scores = q @ k.T / np.sqrt(4)  # (3, 3)
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    by_hand = weights @ v  # (3, d_model)
+    # the library shifts the scores by their maximum first: the same numbers up to
+    # rounding (values below 1, about 1e-16 an operation; exp may differ by a few
+    # ulps between CPUs), far below the 0.001 the cell prints
+    np.testing.assert_allclose(by_hand, self_attention(x, head), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(
+        by_hand.round(3),
+        [
+            [-0.059, 0.176, 0.348, 0.162],
+            [-0.041, 0.16, 0.328, 0.141],
+            [-0.38, 0.412, 0.893, 0.766],
+        ],
+    )
+
+
+def test_the_hook_writes_the_layer_before_its_first_prediction():
+    cells = [(c["cell_type"], "".join(c["source"])) for c in _cells()]
+    first_prompt = next(
+        i for i, (_, s) in enumerate(cells) if s.startswith("**Predict.**")
+    )
+    written = [
+        i
+        for i, (kind, s) in enumerate(cells)
+        if kind == "code" and "Q @ K.T / np.sqrt(4)" in s and "np.exp(scores)" in s
+    ]
+    assert written and written[0] < first_prompt
+    check = _cells()[written[0] + 2]
+    assert "".join(check["source"]) == (
+        "np.allclose(out_dbm, self_attention(dog_bites_man, head))"
+    )
+    assert ["".join(o["data"]["text/plain"]) for o in check["outputs"]] == ["True"]
+    prose = cells[written[0] - 1][1]
+    assert r"\operatorname{softmax}(Q K^\top / \sqrt{d_{model}})\, V" in prose
+
+
 def test_attention_without_positions_gives_the_same_rows_reordered():
     out_dbm, out_mbd = _attention_outputs(with_positions=False)
     reordered = out_dbm[[2, 1, 0]]

@@ -1,11 +1,13 @@
 """Every claim of notebooks/06_beyond.ipynb, with the notebook's seeds and sizes."""
 
 import re
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 
-from posenc_lib import rotation_matrix, sinusoidal_positions
+from posenc_lib import offset_similarity, rotation_matrix, sinusoidal_positions
 from posenc_lib.attention import (
     LearnedPositions,
     init_head,
@@ -15,8 +17,10 @@ from posenc_lib.attention import (
     rope_score,
     self_attention,
 )
+from posenc_lib.embedding import init_embedding, row_cosines
 from posenc_lib.properties import diagonal_spread
 
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06_beyond.ipynb"
 PERM = [2, 0, 4, 1, 3]
 
 
@@ -87,3 +91,94 @@ def test_rope_layer_ignores_a_common_shift(x, head):
     further_on = self_attention(x, head, positions=range(100, 105))
     np.testing.assert_allclose(at_start, further_on, atol=1e-12)
     assert not np.allclose(at_start, self_attention(x, head))
+
+
+# -- section 5: add, not concatenate; and sqrt(d_model) -----------------------
+
+D_MODEL = 512
+
+
+@pytest.fixture(scope="module")
+def emb():
+    return init_embedding(1000, D_MODEL, seed=0)
+
+
+def test_the_four_terms_sum_to_the_dot_product_of_the_sums(emb):
+    x_i, x_j = emb[7], emb[42]
+    p_i, p_j = sinusoidal_positions([3, 10], D_MODEL)
+    terms = np.array([x_i @ x_j, x_i @ p_j, p_i @ x_j, p_i @ p_j])
+    np.testing.assert_array_equal(terms.round(4), [-0.0219, 0.4678, -0.1627, 187.865])
+    # each dot product of d terms is off by at most d * eps * sum |products|
+    bound = (
+        4
+        * D_MODEL
+        * np.finfo(float).eps
+        * (np.abs(x_i) + np.abs(p_i))
+        @ (np.abs(x_j) + np.abs(p_j))
+    )
+    assert abs(terms.sum() - (x_i + p_i) @ (x_j + p_j)) <= bound
+    assert np.allclose(terms.sum(), (x_i + p_i) @ (x_j + p_j))  # the cell's True
+    # "the position term was about 188 against a token term of -0.02"
+    assert round(terms[3]) == 188 and round(terms[0], 2) == -0.02
+    # the position term depends on the offset only: sum_i cos(7 w_i)
+    assert terms[3] == pytest.approx(offset_similarity([7], D_MODEL)[0], rel=1e-12)
+
+
+def test_random_embedding_rows_are_nearly_perpendicular_to_the_encoding():
+    typical = []
+    for d in (16, 64, 512):
+        cos = row_cosines(init_embedding(1000, d), sinusoidal_positions(range(1000), d))
+        typical.append(np.sqrt(np.mean(cos**2)))
+    # the printed table: root mean square of cos, and 1 / sqrt(d_model)
+    assert [round(t, 3) for t in typical] == [0.246, 0.127, 0.045]
+    assert [round(1 / np.sqrt(d), 3) for d in (16, 64, 512)] == [0.25, 0.125, 0.044]
+    # "near 0, and shrinking like 1/sqrt(d_model)"
+    assert typical[0] > typical[1] > typical[2] < 0.05
+    for t, d in zip(typical, (16, 64, 512), strict=True):
+        assert t * np.sqrt(d) == pytest.approx(1.0, rel=0.05)
+
+
+def test_concatenating_costs_four_times_the_projection_parameters():
+    n_added = sum(w.size for w in init_head(D_MODEL))
+    n_concatenated = sum(w.size for w in init_head(2 * D_MODEL))
+    assert (n_added, n_concatenated) == (3 * 512 * 512, 3 * 1024 * 1024)
+    assert (n_added, n_concatenated, n_concatenated / n_added) == (
+        786432,
+        3145728,
+        4.0,
+    )
+
+
+def test_sqrt_d_model_makes_the_embedding_lead_by_about_sqrt_2(emb):
+    pe_rows = sinusoidal_positions(range(1000), D_MODEL)
+    lengths = np.linalg.norm(pe_rows, axis=1)
+    np.testing.assert_allclose(lengths, 16.0, rtol=1e-14)  # sqrt(512 / 2), every row
+    pe_length = lengths.mean()
+    emb_length = np.linalg.norm(emb, axis=1).mean()
+    scaled_length = np.linalg.norm(np.sqrt(D_MODEL) * emb, axis=1).mean()
+    assert [f"{v:.2f}" for v in (pe_length, emb_length, scaled_length)] == [
+        "16.00",
+        "1.00",
+        "22.64",
+    ]
+    assert f"{emb_length / pe_length:.4f}" == "0.0625"
+    assert f"{scaled_length / pe_length:.4f}" == "1.4153"
+    assert round(pe_length / emb_length) == 16  # "16 times longer", "16 times shorter"
+    assert f"{np.sqrt(2):.4f}" == "1.4142"  # "about sqrt 2 times longer"
+    assert scaled_length / pe_length == pytest.approx(np.sqrt(2), abs=0.002)
+
+
+def test_every_prediction_is_followed_by_code_and_an_explanation():
+    cells = nbformat.read(NOTEBOOK, as_version=4).cells
+    prompts = [
+        i
+        for i, c in enumerate(cells)
+        if c.cell_type == "markdown" and "**Predict.**" in c.source
+    ]
+    assert len(prompts) == 7  # six before section 5, one in it
+    for i in prompts:
+        assert cells[i + 1].cell_type == "code", i
+        after = cells[i + 2]
+        assert after.cell_type == "markdown" and after.source.startswith(
+            "<details><summary>Why?</summary>"
+        ), i
