@@ -329,6 +329,12 @@ def _stage(n_arrows=1):
             "similarities[1] == nan, must be a finite number.",
         ),
         (
+            lambda: similarity_figure(np.zeros((3, 3)), [0, 1], [0.0, 0.0]),
+            ValueError,
+            "matrix has largest diagonal entry 0.0, must be > 0: the colours are "
+            "scaled to it (d_model / 2 for an encoding).",
+        ),
+        (
             lambda: compare_tables(np.eye(3), np.full((3, 3), np.inf), name="x"),
             ValueError,
             "wrong[0, 0] == inf, must be a finite number.",
@@ -344,6 +350,7 @@ def _stage(n_arrows=1):
         "curve-lengths",
         "curve-negative-offset",
         "curve-nan",
+        "matrix-no-positive-diagonal",
         "compare-inf",
     ],
 )

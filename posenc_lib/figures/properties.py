@@ -68,6 +68,11 @@ def similarity_figure(matrix, offsets, similarities):
     )
     offsets, similarities = _check_curve(offsets, similarities)  # (n_offsets,) each
     half_width = float(np.max(np.diag(matrix)))  # d_model / 2 for an encoding
+    if half_width <= 0:
+        raise ValueError(
+            f"matrix has largest diagonal entry {half_width}, must be > 0: "
+            "the colours are scaled to it (d_model / 2 for an encoding)."
+        )
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(9.0, 3.4), gridspec_kw={"width_ratios": [1, 1.4]}
     )
