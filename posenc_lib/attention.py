@@ -43,6 +43,7 @@ from .validation import (
     check_d_model,
     check_index,
     check_integer,
+    check_permutation,
     check_position,
     check_positions,
     describe,
@@ -293,12 +294,7 @@ def permutation_gap(layer, x, perm):
     """
     check_callable(layer, "layer", what="a function of an (n, d) array")
     x = _check_rows(x)  # (n, d)
-    perm = check_positions(perm, name="perm")
-    if sorted(perm.tolist()) != list(range(len(x))):
-        raise ValueError(
-            f"perm == {describe(perm.tolist())}, must be a permutation of "
-            f"range({len(x)})."
-        )
+    perm = check_permutation(perm, "perm", size=len(x))
     shuffled, out = _as_numbers(layer(x[perm]), "layer(x[perm])"), layer(x)
     out = _as_numbers(out, "layer(x)")
     if out.ndim < 1 or len(out) != len(x) or shuffled.shape != out.shape:

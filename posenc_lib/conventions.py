@@ -255,14 +255,10 @@ class _Candidate(NamedTuple):
 
 def _as_table(table):
     """``table`` as float64 ``(n, d)`` with d even and finite, and its own dtype."""
-    array = check_table(table, what="(n_positions, d_model), one row per position")
+    what = "(n_positions, d_model), one row per position"
+    array = check_table(table, what=what)
     check_d_model(array.shape[1], name="table.shape[1]")
-    bad = np.argwhere(~np.isfinite(array))
-    if len(bad):
-        row, column = bad[0]
-        raise ValueError(
-            f"table[{row}, {column}] == {array[row, column]}, must be a finite number."
-        )
+    check_table(array, what=what, finite=True)
     return array.astype(np.float64), array.dtype
 
 

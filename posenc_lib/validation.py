@@ -12,6 +12,7 @@ vocabulary) raises ``ValueError``.
 
 import math
 import numbers
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -25,12 +26,16 @@ __all__ = [
     "check_d_model",
     "check_dtype",
     "check_index",
+    "check_instance",
     "check_integer",
+    "check_permutation",
     "check_position",
     "check_positions",
     "check_positive",
     "check_table",
+    "check_tables",
     "check_token_ids",
+    "check_vector",
     "describe",
 ]
 
@@ -234,6 +239,25 @@ def check_callable(value, name, *, what="a function"):
     return value
 
 
+def check_instance(value, name, kind, *, what):
+    """Return ``value`` if it is a ``kind``, or raise a TypeError naming ``name``.
+
+    ``what`` says what was expected, for the message.
+
+    Examples
+    --------
+    >>> check_instance(3, "n", int, what="an int")
+    3
+    >>> check_instance("3", "ax", int, what="a matplotlib Axes")
+    Traceback (most recent call last):
+    ...
+    TypeError: ax == '3' (str), must be a matplotlib Axes.
+    """
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} == {describe(value)}, must be {what}.")
+    return value
+
+
 def check_choice(value, name, choices):
     """Return ``value`` if it is one of the strings ``choices``, or raise naming them.
 
@@ -356,6 +380,34 @@ def check_positions(positions, name="positions"):
     return array
 
 
+def check_permutation(perm, name="perm", *, size=None):
+    """Return ``perm`` as a 1-D int64 array holding each of ``0 .. size - 1`` once.
+
+    ``size`` defaults to ``len(perm)``: a table's width, for a column order.
+
+    Examples
+    --------
+    >>> check_permutation([0, 2, 1, 3])
+    array([0, 2, 1, 3])
+    >>> check_permutation([0, 2, 2, 3])
+    Traceback (most recent call last):
+    ...
+    ValueError: perm == [0, 2, 2, 3], must be a permutation of range(4).
+    >>> check_permutation([1, 0], size=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: perm == [1, 0], must be a permutation of range(4).
+    """
+    array = check_positions(perm, name)  # (n,)
+    size = len(array) if size is None else size
+    if sorted(array.tolist()) != list(range(size)):
+        raise ValueError(
+            f"{name} == {describe(array.tolist())}, must be a permutation of "
+            f"range({size})."
+        )
+    return array
+
+
 def check_position(value, name="pos", *, signed=False):
     """Return ``value`` as an ``int``, or raise unless it is an integer in
     ``[0, 2**53)`` (``(-2**53, 2**53)`` if ``signed``, for an offset).
@@ -418,10 +470,47 @@ _BELOW = {
 }
 
 
-def check_table(table, name="table", *, what="(vocab_size, d), one row per token"):
+def _numeric_array(values, name, ndim, what):
+    """``values`` as a numeric numpy array of ``ndim`` dimensions, none of them 0."""
+    try:
+        array = np.asarray(values)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be {ndim}-D: {what}; its rows have different lengths."
+        ) from None
+    if array.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{name} has dtype {array.dtype}, must be numeric (integers or floats)."
+        )
+    if array.ndim != ndim:
+        raise ValueError(f"{name} has shape {array.shape}, must be {ndim}-D: {what}.")
+    if 0 in array.shape:
+        least = "one row and column" if ndim == 2 else "one value"
+        raise ValueError(f"{name} has shape {array.shape}, must have at least {least}.")
+    return array
+
+
+def _check_finite(array, name, *, positive=False):
+    """``array``, unless an entry is nan or infinite (or <= 0 if ``positive``):
+    then ValueError naming the first such entry, ``table[2, 0] == nan``."""
+    bad = ~np.isfinite(array)
+    if positive:
+        bad |= array <= 0
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        expected = "a finite number > 0" if positive else "a finite number"
+        where = ", ".join(map(str, index))
+        raise ValueError(f"{name}[{where}] == {array[index]}, must be {expected}.")
+    return array
+
+
+def check_table(
+    table, name="table", *, what="(vocab_size, d), one row per token", finite=False
+):
     """Return ``table`` as a 2-D numeric numpy array (no copy when it already is one).
 
-    ``what`` says which 2-D shape is expected, for the message.
+    ``what`` says which 2-D shape is expected, for the message; with ``finite``,
+    a nan or infinite entry is an error too.
 
     Examples
     --------
@@ -431,24 +520,63 @@ def check_table(table, name="table", *, what="(vocab_size, d), one row per token
     Traceback (most recent call last):
     ...
     ValueError: table has shape (2,), must be 2-D: (vocab_size, d), one row per token.
+    >>> check_table([[1.0, np.inf]], finite=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: table[0, 1] == inf, must be a finite number.
     """
-    try:
-        array = np.asarray(table)
-    except ValueError:
-        raise ValueError(
-            f"{name} must be 2-D: {what}; its rows have different lengths."
-        ) from None
-    if array.dtype.kind not in "iuf":
+    array = _numeric_array(table, name, 2, what)
+    return _check_finite(array, name) if finite else array
+
+
+def check_vector(vector, name, *, what, positive=False):
+    """Return ``vector`` as a 1-D float64 array of finite numbers (> 0 if
+    ``positive``), at least one; ``what`` says which shape is expected.
+
+    Examples
+    --------
+    >>> check_vector([1, 2], "vector", what="(d_model,)")
+    array([1., 2.])
+    >>> check_vector([[1.0, 2.0]], "vector", what="(d_model,), one value per column")
+    Traceback (most recent call last):
+    ...
+    ValueError: vector has shape (1, 2), must be 1-D: (d_model,), one value per column.
+    >>> check_vector([6.3, 0.0], "wavelengths", what="(n_pairs,)", positive=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: wavelengths[1] == 0.0, must be a finite number > 0.
+    """
+    array = _numeric_array(vector, name, 1, what).astype(np.float64)
+    return _check_finite(array, name, positive=positive)
+
+
+def check_tables(tables, name, *, what, entries="name -> table"):
+    """Return ``tables``, a non-empty dict of finite 2-D tables, each checked as
+    :func:`check_table` does and named by its key (``panels['a']``).
+
+    ``entries`` says what the keys and values are, for the message.
+
+    Examples
+    --------
+    >>> check_tables({"a": [[1.0]]}, "tables", what="(n, d)")
+    {'a': array([[1.]])}
+    >>> check_tables({"a": [1.0]}, "tables", what="(n, d)")
+    Traceback (most recent call last):
+    ...
+    ValueError: tables['a'] has shape (1,), must be 2-D: (n, d).
+    >>> check_tables([], "panels", what="(n, n)", entries="title -> scores")
+    Traceback (most recent call last):
+    ...
+    TypeError: panels == [], must be a non-empty dict of title -> scores.
+    """
+    if not isinstance(tables, Mapping) or not tables:
         raise TypeError(
-            f"{name} has dtype {array.dtype}, must be numeric (integers or floats)."
+            f"{name} == {describe(tables)}, must be a non-empty dict of {entries}."
         )
-    if array.ndim != 2:
-        raise ValueError(f"{name} has shape {array.shape}, must be 2-D: {what}.")
-    if array.shape[0] == 0 or array.shape[1] == 0:
-        raise ValueError(
-            f"{name} has shape {array.shape}, must have at least one row and column."
-        )
-    return array
+    return {
+        key: check_table(table, f"{name}[{key!r}]", what=what, finite=True)
+        for key, table in tables.items()
+    }
 
 
 def check_index(value, name, size, *, what, each=None):

@@ -45,6 +45,62 @@ def test_the_permutation_is_drawn_from_each_lesson_column_to_its_place():
 
 
 def test_conventions_figure_rejects_a_table_that_is_not_2d():
-    msg = "concat has shape (4,), must be 2-D"
-    with pytest.raises(ValueError, match=re.escape(msg)):
+    msg = (
+        "tables['concat'] has shape (4,), must be 2-D: (n_positions, d_model), "
+        "one row per position."
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
         conventions_figure({"concat": np.zeros(4)}, {})
+
+
+TABLE = np.zeros((3, 4))  # (n_positions, d_model)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: conventions_figure("concat", {}),
+            TypeError,
+            "tables == 'concat' (str), must be a non-empty dict of name -> table.",
+        ),
+        (
+            lambda: conventions_figure({"concat": TABLE}, [0, 1, 2, 3]),
+            TypeError,
+            "permutations == [0, 1, 2, 3], must be a dict of table name -> column "
+            "order (or None).",
+        ),
+        (
+            lambda: conventions_figure({"concat": TABLE}, {"concat": [0, 2, 1]}),
+            ValueError,
+            "permutations['concat'] == [0, 2, 1], must be a permutation of range(4).",
+        ),
+        (
+            lambda: conventions_figure({"concat": TABLE}, {"cos-first": None}),
+            ValueError,
+            "permutations has the key 'cos-first', which is not a key of tables "
+            "('concat').",
+        ),
+        (
+            lambda: permutation_figure([0, 1, 1, 3]),
+            ValueError,
+            "perm == [0, 1, 1, 3], must be a permutation of range(4).",
+        ),
+        (
+            lambda: column_labels("0213"),
+            TypeError,
+            "perm == '0213' (str), must be a 1-D sequence of non-negative integers.",
+        ),
+    ],
+    ids=[
+        "tables-a-string",
+        "permutations-a-list",
+        "permutation-short",
+        "permutation-of-no-table",
+        "perm-repeated",
+        "perm-a-string",
+    ],
+)
+def test_bad_arguments_are_named_as_the_signature_does(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call()

@@ -143,3 +143,93 @@ def test_waves_reject_a_column_past_the_width():
     message = "columns[0] == 8, must be in [0, 8), i.e. 0 <= columns[0] < d_model."
     with pytest.raises(ValueError, match=re.escape(message)):
         plot_waves(np.zeros((3, 8)), [8])
+
+
+TABLE = np.zeros((5, 4))  # (n_positions, d_model)
+POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: plot_encoding_heatmap(TABLE, positions=range(4)),
+            ValueError,
+            "positions has length 4, must be 5: one label per row.",
+        ),
+        (
+            lambda: plot_encoding_heatmap(TABLE, mark_pos=5),
+            ValueError,
+            "mark_pos == 5, must be in [0, 5), i.e. 0 <= mark_pos < n_positions.",
+        ),
+        (
+            lambda: plot_encoding_heatmap(
+                TABLE, positions=range(40, 50, 2), mark_pos=43
+            ),
+            ValueError,
+            "mark_pos == 43, must be one of positions: 40 to 48 in steps of 2.",
+        ),
+        (
+            lambda: plot_encoding_heatmap(TABLE, ax="left"),
+            TypeError,
+            "ax == 'left' (str), must be a matplotlib Axes, e.g. from plt.subplots().",
+        ),
+        (
+            lambda: plot_waves(TABLE, 3),
+            TypeError,
+            "columns == 3 (int), must be a sequence of column indices.",
+        ),
+        (
+            lambda: plot_wavelengths([6.3, 0.0]),
+            ValueError,
+            "wavelengths[1] == 0.0, must be a finite number > 0.",
+        ),
+        (
+            lambda: plot_encoding_bars(TABLE),
+            ValueError,
+            "vector has shape (5, 4), must be 1-D: (d_model,), one value per column.",
+        ),
+        (
+            lambda: plot_word_vectors([[0.0, 0.0, 1.0]], ["cat"]),
+            ValueError,
+            "points has shape (1, 3), must be (n_words, 2), one point per word.",
+        ),
+        (
+            lambda: plot_word_vectors(POINTS, ["cat"]),
+            ValueError,
+            "words has length 1, must be 2: one per point.",
+        ),
+        (
+            lambda: plot_word_vectors(POINTS, "cd"),
+            TypeError,
+            "words == 'cd' (str), must be a sequence of str, one per point.",
+        ),
+        (
+            lambda: plot_word_vectors(POINTS, ["cat", 7]),
+            TypeError,
+            "words[1] == 7 (int), must be a str.",
+        ),
+        (
+            lambda: plot_word_vectors(POINTS, ["cat", "dog"], groups=[[1], [2]]),
+            TypeError,
+            "groups[0] == [1], must be hashable, e.g. a str.",
+        ),
+    ],
+    ids=[
+        "positions-short",
+        "mark-past-the-rows",
+        "mark-between-the-rows",
+        "ax-a-word",
+        "columns-a-number",
+        "wavelength-zero",
+        "vector-2d",
+        "points-3d",
+        "words-short",
+        "words-a-string",
+        "word-a-number",
+        "group-unhashable",
+    ],
+)
+def test_bad_arguments_are_named_as_the_signature_does(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call()

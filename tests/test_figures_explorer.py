@@ -148,6 +148,23 @@ def test_bad_arguments_are_named(kwargs, error, message):
         Explorer(**kwargs)
 
 
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda: pair_table(1, 8, pair=4),
+            "pair == 4, must be in [0, 4), i.e. 0 <= pair < d_model // 2.",
+        ),
+        (lambda: circle_title(-1, 1.0), "offset == -1, must be an integer >= 0."),
+        (lambda: circle_title(1, 0.0), "omega == 0.0, must be a finite number > 0."),
+    ],
+    ids=["pair-past-the-width", "negative-offset", "zero-frequency"],
+)
+def test_bad_arguments_of_the_tables_and_titles_are_named(call, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        call()
+
+
 def test_dot_line_rejects_negative_offset():
     with pytest.raises(
         ValueError, match=re.escape("offset == -1, must be an integer >= 0.")

@@ -6,6 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -21,11 +22,14 @@ from posenc_lib.attention import init_head, position_scores  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
+    draw_pair_stage,
     look_back_heatmaps,
     pair_circle,
     score_heatmaps,
+    show_pair_shift,
     similarity_figure,
 )
+from posenc_lib.figures.circles import unit_circle  # noqa: E402
 from posenc_lib.mistakes import MISTAKES  # noqa: E402
 
 
@@ -265,3 +269,92 @@ def test_compare_tables_names_each_colour_bar_above_it():
     bars = fig.axes[3:]
     assert [bar.get_title() for bar in bars] == ["PE[pos, k]", "difference"]
     assert [bar.get_ylabel() for bar in bars] == ["", ""]
+
+
+def _stage(n_arrows=1):
+    """An Axes with a pair's circle, and its arrows."""
+    ax = plt.figure().add_subplot()
+    return ax, draw_pair_stage(ax, 4, 1, n_positions=4, n_arrows=n_arrows)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: unit_circle(None),
+            TypeError,
+            "ax == None, must be a matplotlib Axes, e.g. from plt.subplots().",
+        ),
+        (
+            lambda: draw_pair_stage(_stage()[0], 4, 2, 4, 1),
+            ValueError,
+            "pair == 2, must be in [0, 2), i.e. 0 <= pair < d_model // 2.",
+        ),
+        (
+            lambda: draw_pair_stage(_stage()[0], 4, 1, 4, 0),
+            ValueError,
+            "n_arrows == 0, must be an integer >= 1.",
+        ),
+        (
+            lambda: show_pair_shift(*_stage(2), 1, d_model=4, pair=1, starts=[0]),
+            ValueError,
+            "arrows has 2 arrows, must have one per start (1).",
+        ),
+        (
+            lambda: show_pair_shift(
+                _stage()[0], ["arrow"], 1, d_model=4, pair=1, starts=[0]
+            ),
+            TypeError,
+            "arrows[0] == 'arrow' (str), must be an arrow from draw_pair_stage "
+            "(a matplotlib Annotation).",
+        ),
+        (
+            lambda: show_pair_shift(*_stage(), -1, d_model=4, pair=1, starts=[0]),
+            ValueError,
+            "offset == -1, must be an integer >= 0.",
+        ),
+        (
+            lambda: similarity_figure(np.eye(3), [0, 1, 2], [1.0, 0.5]),
+            ValueError,
+            "similarities has shape (2,), must be (3,): one per offset.",
+        ),
+        (
+            lambda: similarity_figure(np.eye(3), [0, -1], [1.0, 0.5]),
+            ValueError,
+            "offsets[1] == -1, must be a non-negative integer.",
+        ),
+        (
+            lambda: similarity_figure(np.eye(3), [0, 1], [1.0, np.nan]),
+            ValueError,
+            "similarities[1] == nan, must be a finite number.",
+        ),
+        (
+            lambda: similarity_figure(np.zeros((3, 3)), [0, 1], [0.0, 0.0]),
+            ValueError,
+            "matrix has largest diagonal entry 0.0, must be > 0: the colours are "
+            "scaled to it (d_model / 2 for an encoding).",
+        ),
+        (
+            lambda: compare_tables(np.eye(3), np.full((3, 3), np.inf), name="x"),
+            ValueError,
+            "wrong[0, 0] == inf, must be a finite number.",
+        ),
+    ],
+    ids=[
+        "circle-no-axes",
+        "stage-pair",
+        "stage-no-arrows",
+        "shift-arrows-per-start",
+        "shift-not-an-arrow",
+        "shift-negative-offset",
+        "curve-lengths",
+        "curve-negative-offset",
+        "curve-nan",
+        "matrix-no-positive-diagonal",
+        "compare-inf",
+    ],
+)
+def test_bad_arguments_are_named_as_the_signature_does(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+        call()
+    plt.close("all")

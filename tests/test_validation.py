@@ -16,11 +16,15 @@ from posenc_lib.validation import (
     check_d_model,
     check_dtype,
     check_index,
+    check_instance,
     check_integer,
+    check_permutation,
     check_positions,
     check_positive,
     check_table,
+    check_tables,
     check_token_ids,
+    check_vector,
 )
 
 # --- what is accepted, and what comes back ------------------------------------
@@ -205,6 +209,78 @@ REJECTED = [
         TypeError,
         "table has dtype object, must be numeric (integers or floats).",
     ),
+    (
+        functools.partial(check_table, finite=True),
+        ([[0.0, 1.0], [np.nan, 2.0]],),
+        ValueError,
+        "table[1, 0] == nan, must be a finite number.",
+    ),
+    (
+        functools.partial(check_vector, what="(d_model,)"),
+        ([[1.0]], "vector"),
+        ValueError,
+        "vector has shape (1, 1), must be 1-D: (d_model,).",
+    ),
+    (
+        functools.partial(check_vector, what="(d_model,)"),
+        ([], "vector"),
+        ValueError,
+        "vector has shape (0,), must have at least one value.",
+    ),
+    (
+        functools.partial(check_vector, what="(d_model,)"),
+        ("abc", "vector"),
+        TypeError,
+        "vector has dtype <U3, must be numeric (integers or floats).",
+    ),
+    (
+        functools.partial(check_vector, what="(n,)"),
+        ([1.0, -np.inf], "similarities"),
+        ValueError,
+        "similarities[1] == -inf, must be a finite number.",
+    ),
+    (
+        functools.partial(check_vector, what="(n,)", positive=True),
+        ([6.3, -1.0], "wavelengths"),
+        ValueError,
+        "wavelengths[1] == -1.0, must be a finite number > 0.",
+    ),
+    (
+        check_permutation,
+        ([0, 1, 1],),
+        ValueError,
+        "perm == [0, 1, 1], must be a permutation of range(3).",
+    ),
+    (
+        functools.partial(check_permutation, size=3),
+        ([1, 0], "permutations['concat']"),
+        ValueError,
+        "permutations['concat'] == [1, 0], must be a permutation of range(3).",
+    ),
+    (
+        check_permutation,
+        ([0, -1],),
+        ValueError,
+        "perm[1] == -1, must be a non-negative integer.",
+    ),
+    (
+        functools.partial(check_tables, what="(n, d)"),
+        ({}, "tables"),
+        TypeError,
+        "tables == {}, must be a non-empty dict of name -> table.",
+    ),
+    (
+        functools.partial(check_tables, what="(n, d)"),
+        ({"a": [[np.inf]]}, "tables"),
+        ValueError,
+        "tables['a'][0, 0] == inf, must be a finite number.",
+    ),
+    (
+        functools.partial(check_instance, what="a str"),
+        (3, "word", str),
+        TypeError,
+        "word == 3 (int), must be a str.",
+    ),
 ]
 
 REJECTED_IDS = [
@@ -233,6 +309,18 @@ REJECTED_IDS = [
     "index-past-end",
     "table-no-columns",
     "table-object",
+    "table-nan",
+    "vector-2d",
+    "vector-empty",
+    "vector-text",
+    "vector-inf",
+    "vector-not-positive",
+    "permutation-repeated",
+    "permutation-short",
+    "permutation-negative",
+    "tables-empty",
+    "tables-inf",
+    "instance",
 ]
 
 

@@ -46,7 +46,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, sinusoidal_positions
 from ..properties import offset_similarity
-from ..validation import check_d_model, check_integer
+from ..validation import check_d_model, check_integer, check_positive
 from .style import PE_CMAP
 
 __all__ = [
@@ -70,6 +70,18 @@ def circle_title(offset, omega):
     The page writes them as ``pair 0: Δ·ω = 20 rad`` and ``= 3 turns + 1.15 rad``
     (the second line only past a whole turn).
 
+    Parameters
+    ----------
+    offset : int
+        The shift ``Δ >= 0``.
+    omega : float
+        The pair's frequency, > 0.
+
+    Returns
+    -------
+    list of str
+        ``[angle, turns]``, ``turns`` empty below one whole turn.
+
     Examples
     --------
     >>> circle_title(20, 1.0)
@@ -77,6 +89,8 @@ def circle_title(offset, omega):
     >>> circle_title(2, 0.1)
     ['0.2', '']
     """
+    offset = check_integer(offset, "offset", min_value=0)
+    omega = check_positive(omega, "omega")
     angle = offset * omega
     turns = int(angle // (2 * np.pi))
     if turns == 0:

@@ -11,10 +11,19 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.text import Annotation
 
 from ..positional import frequencies, sinusoidal_positions
-from ..validation import check_d_model, check_index, check_integer, check_positions
+from ..validation import (
+    check_d_model,
+    check_index,
+    check_instance,
+    check_integer,
+    check_positions,
+    describe,
+)
 from .describe import describe_figure
+from .style import check_axes
 
 __all__ = [
     "PAIR_CIRCLE_SIZE",
@@ -46,6 +55,7 @@ def unit_circle(ax):
     >>> [float(limit) for limit in ax.get_xlim()]
     [-1.3, 1.3]
     """
+    check_axes(ax)
     turn = np.linspace(0, 2 * np.pi, 200)
     ax.plot(np.sin(turn), np.cos(turn), color="lightgrey", linewidth=1, zorder=0)
     ax.set(aspect="equal", xlim=(-1.3, 1.3), ylim=(-1.3, 1.3), xticks=[], yticks=[])
@@ -111,7 +121,7 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
 PAIR_CIRCLE_SIZE = (3.6, 3.6)
 
 
-def draw_pair_stage(ax, d_model, pair, n_positions, n_arrows, *, animated=False):
+def draw_pair_stage(ax, d_model, pair, n_positions, n_arrows):
     """The parts of :func:`pair_circle` that ``offset`` does not move, and its arrows.
 
     Draws the circle, the numbered dots and the axis labels; adds ``n_arrows`` red
@@ -121,11 +131,9 @@ def draw_pair_stage(ax, d_model, pair, n_positions, n_arrows, *, animated=False)
     ----------
     ax : matplotlib.axes.Axes
     d_model, pair, n_positions : int
-        As in :func:`pair_circle`, already checked.
+        As in :func:`pair_circle`.
     n_arrows : int
-    animated : bool, default False
-        Make arrows and title animated, i.e. left out of ``canvas.draw()``
-        (for blitting).
+        At least 1.
 
     Returns
     -------
@@ -141,6 +149,11 @@ def draw_pair_stage(ax, d_model, pair, n_positions, n_arrows, *, animated=False)
     >>> ax.lines[1].get_xydata().shape  # the dots
     (4, 2)
     """
+    check_axes(ax)
+    d_model = check_d_model(d_model)
+    pair = _check_pair(pair, d_model)
+    n_positions = check_integer(n_positions, "n_positions", min_value=1)
+    n_arrows = check_integer(n_arrows, "n_arrows", min_value=1)
     dots = sinusoidal_positions(range(n_positions), d_model)[:, 2 * pair : 2 * pair + 2]
     unit_circle(ax)
     ax.plot(dots[:, 0], dots[:, 1], "o", color="tab:blue", markersize=5)  # (n, 2)
@@ -155,10 +168,10 @@ def draw_pair_stage(ax, d_model, pair, n_positions, n_arrows, *, animated=False)
             color="tab:blue",
         )
     ax.set(xlabel=f"PE[pos, {2 * pair}] = sin", ylabel=f"PE[pos, {2 * pair + 1}] = cos")
-    ax.set_title("", fontsize=9).set_animated(animated)
+    ax.set_title("", fontsize=9)
     style = {"arrowstyle": "->", "color": "tab:red", "lw": 1.5}
     return [
-        ax.annotate("", xy=(0, 0), xytext=(0, 0), arrowprops=style, animated=animated)
+        ax.annotate("", xy=(0, 0), xytext=(0, 0), arrowprops=style)
         for _ in range(n_arrows)
     ]
 
@@ -174,7 +187,8 @@ def show_pair_shift(ax, arrows, offset, *, d_model, pair, starts):
     arrows : list of matplotlib.text.Annotation
         From :func:`draw_pair_stage`, one per start.
     offset, d_model, pair : int
-    starts : numpy.ndarray of int, shape (n_starts,)
+        As in :func:`pair_circle`.
+    starts : array_like of int, shape (n_starts,)
 
     Returns
     -------
@@ -191,6 +205,12 @@ def show_pair_shift(ax, arrows, offset, *, d_model, pair, starts):
     array([[[0., 1.],
             [0., 1.]]])
     """
+    check_axes(ax)
+    offset = check_integer(offset, "offset", min_value=0)
+    d_model = check_d_model(d_model)
+    pair = _check_pair(pair, d_model)
+    starts = check_positions(starts, "starts")  # (n_starts,)
+    arrows = _check_arrows(arrows, len(starts))
     columns = slice(2 * pair, 2 * pair + 2)
     begin = sinusoidal_positions(starts, d_model)[:, columns]  # (n_starts, 2)
     end = sinusoidal_positions(starts + offset, d_model)[:, columns]  # (n_starts, 2)
@@ -198,6 +218,21 @@ def show_pair_shift(ax, arrows, offset, *, d_model, pair, starts):
         arrow.xyann, arrow.xy = tuple(xy_start), tuple(xy_end)
     ax.title.set_text(pair_shift_title(offset, d_model=d_model, pair=pair))
     return np.stack([begin, end], axis=1)  # (n_starts, 2, 2)
+
+
+def _check_arrows(arrows, n_starts):
+    """``arrows`` as a list of ``n_starts`` Annotations (from draw_pair_stage)."""
+    what = "a list of arrows from draw_pair_stage, one per start"
+    one = "an arrow from draw_pair_stage (a matplotlib Annotation)"
+    if isinstance(arrows, str) or not hasattr(arrows, "__len__"):
+        raise TypeError(f"arrows == {describe(arrows)}, must be {what}.")
+    for index, arrow in enumerate(arrows):
+        check_instance(arrow, f"arrows[{index}]", Annotation, what=one)
+    if len(arrows) != n_starts:
+        raise ValueError(
+            f"arrows has {len(arrows)} arrows, must have one per start ({n_starts})."
+        )
+    return list(arrows)
 
 
 def pair_shift_title(offset, *, d_model, pair):

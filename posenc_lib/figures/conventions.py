@@ -5,10 +5,12 @@ Both draw what the cell computed: the tables come from
 :func:`posenc_lib.conventions.permutation`.
 """
 
+from collections.abc import Mapping
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..validation import check_table
+from ..validation import check_permutation, check_tables, describe
 from .describe import describe_figure
 from .style import heatmap
 
@@ -26,10 +28,34 @@ def column_labels(perm):
     >>> column_labels([0, 2, 1, 3])
     ['s0', 's1', 'c0', 'c1']
     """
+    perm = check_permutation(perm)  # (d_model,)
     labels = [""] * len(perm)
-    for k, column in enumerate(perm):
-        labels[int(column)] = f"{'sc'[k % 2]}{k // 2}"
+    for k, column in enumerate(perm.tolist()):
+        labels[column] = f"{'sc'[k % 2]}{k // 2}"
     return labels
+
+
+def _check_orders(permutations, tables):
+    """``permutations`` as a dict of table name -> checked column order or None."""
+    if not isinstance(permutations, Mapping):
+        raise TypeError(
+            f"permutations == {describe(permutations)}, must be a dict of table "
+            "name -> column order (or None)."
+        )
+    orders = {}
+    for name, perm in permutations.items():
+        if name not in tables:
+            raise ValueError(
+                f"permutations has the key {name!r}, which is not a key of tables "
+                f"({', '.join(map(repr, tables))})."
+            )
+        d_model = tables[name].shape[1]
+        orders[name] = (
+            None
+            if perm is None
+            else check_permutation(perm, f"permutations[{name!r}]", size=d_model)
+        )
+    return orders
 
 
 def conventions_figure(tables, permutations):
@@ -38,11 +64,12 @@ def conventions_figure(tables, permutations):
     Parameters
     ----------
     tables : dict of str to array_like of shape (n_positions, d_model)
-        The same positions in each convention, e.g.
+        Finite tables, the same positions in each convention, e.g.
         ``{c: encoding_table(c, range(24), 8) for c in CONVENTIONS}``.
     permutations : dict of str to array_like or None
-        For each name, the column order that gives the lesson's table (labels
-        ``s0``, ``c0``, ... on the x axis), or None for no labels.
+        For names of ``tables``, the column order that gives the lesson's table
+        (a permutation of ``range(d_model)``; labels ``s0``, ``c0``, ... on the x
+        axis), or None for no labels.
 
     Returns
     -------
@@ -58,15 +85,17 @@ def conventions_figure(tables, permutations):
     ['s0', 'c0', 's1', 'c1']
     """
     what = "(n_positions, d_model), one row per position"
+    tables = check_tables(tables, "tables", what=what)
+    orders = _check_orders(permutations, tables)
     fig, axes = plt.subplots(
         1, len(tables), figsize=(2.6 * len(tables) + 1, 3.2), sharey=True, squeeze=False
     )
     for ax, (name, table) in zip(axes[0], tables.items(), strict=True):
-        image = heatmap(ax, check_table(table, name, what=what))
+        image = heatmap(ax, table)
         ax.set_title(name)
         ax.set_xticks(range(image.get_array().shape[1]))
-        if permutations.get(name) is not None:
-            ax.set_xticklabels(column_labels(permutations[name]), fontsize=8)
+        if orders.get(name) is not None:
+            ax.set_xticklabels(column_labels(orders[name]), fontsize=8)
         ax.set_xlabel("column")
     axes[0, 0].set_ylabel("position")
     fig.colorbar(image, ax=axes[0].tolist(), label="value")
@@ -100,7 +129,7 @@ def permutation_figure(perm, *, top="interleaved (the lesson)", bottom="concat")
     >>> [line.get_xdata().tolist() for line in fig.axes[0].lines]
     [[0, 0], [1, 2], [2, 1], [3, 3]]
     """
-    perm = np.asarray(perm)
+    perm = check_permutation(perm)  # (d_model,)
     d = len(perm)
     labels = column_labels(np.arange(d))  # the lesson's columns: s0 c0 s1 c1 ...
     fig, ax = plt.subplots(figsize=(0.6 * d + 2, 2.4))

@@ -18,16 +18,31 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 
 from matplotlib.figure import Figure
 
-__all__ = ["ALT_ATTRIBUTE", "describe_figure", "figure_description", "install_alt_text"]
+from ..validation import check_instance
+
+__all__ = [
+    "ALT_ATTRIBUTE",
+    "check_figure",
+    "describe_figure",
+    "figure_description",
+    "install_alt_text",
+]
 
 #: The figure attribute :func:`describe_figure` sets.
 ALT_ATTRIBUTE = "posenc_description"
 
 
-def _check_figure(figure):
-    if not isinstance(figure, Figure):
-        raise TypeError(f"figure == {figure!r}, must be a matplotlib Figure.")
-    return figure
+def check_figure(figure):
+    """Return ``figure`` if it is a matplotlib Figure, or raise a TypeError.
+
+    Examples
+    --------
+    >>> check_figure("fig")
+    Traceback (most recent call last):
+    ...
+    TypeError: figure == 'fig' (str), must be a matplotlib Figure.
+    """
+    return check_instance(figure, "figure", Figure, what="a matplotlib Figure")
 
 
 def describe_figure(figure, text):
@@ -58,7 +73,7 @@ def describe_figure(figure, text):
     ...
     ValueError: text == ' ', must be a non-empty description of the figure.
     """
-    _check_figure(figure)
+    check_figure(figure)
     if not isinstance(text, str):
         raise TypeError(f"text == {text!r}, must be a str describing the figure.")
     if not text.strip():
@@ -117,7 +132,7 @@ def figure_description(figure):
     >>> figure_description(describe_figure(figure, "One position's bars."))
     "One position's bars. Panel: PE[3]; x: column k; y: value."
     """
-    parts = list(getattr(_check_figure(figure), ALT_ATTRIBUTE, []))
+    parts = list(getattr(check_figure(figure), ALT_ATTRIBUTE, []))
     title = _suptitle(figure)
     if title:
         parts.append(f"Title: {title}.")

@@ -5,6 +5,7 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 
 import numpy as np
 
+from ..validation import check_table, describe
 from .style import new_axes
 
 __all__ = ["plot_word_vectors"]
@@ -21,14 +22,58 @@ def _label_shifts(points, tolerance=0.06):
     return close.sum(axis=1)
 
 
+def _check_points(points):
+    """``points`` as a finite float64 array of shape (n_words, 2)."""
+    what = "(n_words, 2), one point per word"
+    points = check_table(points, "points", what=what, finite=True)  # (n_words, ?)
+    if points.shape[1] != 2:
+        raise ValueError(f"points has shape {points.shape}, must be {what}.")
+    return points.astype(np.float64)
+
+
+def _check_per_word(values, name, n_words, *, one):
+    """``values`` as a list of ``n_words`` items (not a string): one per word."""
+    if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
+        raise TypeError(
+            f"{name} == {describe(values)}, must be a sequence of {one}, one per point."
+        )
+    if len(values) != n_words:
+        raise ValueError(
+            f"{name} has length {len(values)}, must be {n_words}: one per point."
+        )
+    return list(values)
+
+
+def _check_labels(words, groups, n_words):
+    """``words`` (str) and ``groups`` (hashable; None: one group), one per point."""
+    words = _check_per_word(words, "words", n_words, one="str")
+    for index, word in enumerate(words):
+        if not isinstance(word, str):
+            raise TypeError(f"words[{index}] == {describe(word)}, must be a str.")
+    if groups is None:
+        return words, [""] * n_words
+    groups = _check_per_word(groups, "groups", n_words, one="group names")
+    for index, group in enumerate(groups):
+        try:
+            hash(group)
+        except TypeError:
+            raise TypeError(
+                f"groups[{index}] == {describe(group)}, must be hashable, e.g. a str."
+            ) from None
+    return words, groups
+
+
 def plot_word_vectors(points, words, *, ax=None, title=None, groups=None):
     """Words as labelled points in the plane.
 
     Parameters
     ----------
     points : array_like of shape (n_words, 2)
-        2-D coordinates, e.g. from ``posenc_lib.word_vectors.project_2d``.
+        2-D coordinates (finite), e.g. from ``posenc_lib.word_vectors.project_2d``.
     words : sequence of str, length n_words
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure by default.
+    title : str, optional
     groups : sequence of hashable, length n_words, optional
         Words of one group share a colour.
 
@@ -43,10 +88,9 @@ def plot_word_vectors(points, words, *, ax=None, title=None, groups=None):
     >>> [text.get_text() for text in ax.texts]
     ['cat', 'dog']
     """
-    points = np.asarray(points, dtype=float)  # (n_words, 2)
+    points = _check_points(points)  # (n_words, 2)
+    words, groups = _check_labels(words, groups, len(points))
     ax = new_axes(ax, figsize=(4, 4))
-    if groups is None:
-        groups = [""] * len(words)
     names = list(dict.fromkeys(groups))
     colours = [f"C{names.index(group) % 10}" for group in groups]
     ax.scatter(points[:, 0], points[:, 1], c=colours, s=30)

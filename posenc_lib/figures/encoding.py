@@ -12,9 +12,16 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 import numpy as np
 
 from ..positional import frequencies
-from ..validation import check_index, check_positive, check_table
+from ..validation import (
+    check_index,
+    check_integer,
+    check_positive,
+    check_table,
+    check_vector,
+    describe,
+)
 from .describe import describe_figure
-from .style import heatmap, new_axes
+from .style import _check_rows, heatmap, new_axes
 
 __all__ = [
     "plot_encoding_bars",
@@ -35,13 +42,15 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     Parameters
     ----------
     table : array_like of shape (n_positions, d_model)
-        E.g. ``sinusoidal_positions(range(64), 32)``.
-    positions : array_like of shape (n_positions,), optional
-        The position of each row, evenly spaced; ``0 .. n_positions - 1`` by default.
+        Finite numbers, e.g. ``sinusoidal_positions(range(64), 32)``.
+    positions : array_like of int, shape (n_positions,), optional
+        The position of each row, increasing in equal steps;
+        ``0 .. n_positions - 1`` by default.
     ax : matplotlib Axes, optional
         Where to draw; a new figure by default.
     mark_pos : int, optional
-        Draw a horizontal line through this position's row.
+        Draw a horizontal line through this position's row (one of
+        ``positions``).
 
     Returns
     -------
@@ -59,7 +68,9 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     >>> [float(y) for y in ax.get_ylim()]  # position 0 at the top
     [9.5, -0.5]
     """
-    table = check_table(table, what=_TABLE)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE, finite=True)  # (n_positions, d_model)
+    positions = _check_rows(positions, len(table), "positions")  # (n_positions,)
+    mark_pos = _check_mark(mark_pos, positions, len(table))
     ax = new_axes(ax)
     image = heatmap(ax, table, rows=positions)
     ax.figure.colorbar(image, ax=ax, label="PE[pos, k]")
@@ -76,6 +87,23 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
         text += f" A black line marks position {mark_pos}."
     describe_figure(ax.figure, text)
     return ax
+
+
+def _check_mark(mark_pos, positions, n_positions):
+    """``mark_pos`` as an int that is the position of a row, or None."""
+    if mark_pos is None:
+        return None
+    if positions is None:
+        return check_index(mark_pos, "mark_pos", n_positions, what="n_positions")
+    mark_pos = check_integer(mark_pos, "mark_pos")
+    if mark_pos not in positions:
+        first, last = positions[0], positions[-1]
+        step = f" in steps of {positions[1] - first}" if len(positions) > 1 else ""
+        raise ValueError(
+            f"mark_pos == {mark_pos}, must be one of positions: {first} to "
+            f"{last}{step}."
+        )
+    return mark_pos
 
 
 def plot_waves(table, columns, *, base=10000.0, ax=None):
@@ -108,13 +136,20 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     >>> [line.get_label() for line in ax.lines[1::2]]
     ['k = 0 (sin, pair 0)', 'k = 3 (cos, pair 1)']
     """
-    table = check_table(table, what=_TABLE)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE, finite=True)  # (n_positions, d_model)
     n_positions, d_model = table.shape
     omega = frequencies(d_model, base)  # (d_model // 2,)
+    if isinstance(columns, str) or not hasattr(columns, "__len__"):
+        raise TypeError(
+            f"columns == {describe(columns)}, must be a sequence of column indices."
+        )
+    columns = [
+        check_index(k, f"columns[{number}]", d_model, what="d_model")
+        for number, k in enumerate(columns)
+    ]
     fine = np.linspace(0, n_positions - 1, 20 * n_positions)  # continuous positions
     ax = new_axes(ax, figsize=(7, 3))
     for number, k in enumerate(columns):
-        k = check_index(k, f"columns[{number}]", d_model, what="d_model")
         wave = np.cos if k % 2 else np.sin
         label = f"k = {k} ({wave.__name__}, pair {k // 2})"
         colour = f"C{number % 10}"
@@ -140,7 +175,7 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     Parameters
     ----------
     wavelengths : array_like of shape (d_model // 2,)
-        E.g. ``posenc_lib.wavelengths(d_model)``.
+        Finite numbers > 0, e.g. ``posenc_lib.wavelengths(d_model)``.
     base : float, default 10000.0
         Where to draw the upper reference line, ``base * 2 * pi``.
     ax : matplotlib Axes, optional
@@ -157,7 +192,8 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     >>> ax.get_yscale(), ax.lines[0].get_xdata().tolist()
     ('log', [0, 1, 2, 3])
     """
-    wavelengths = np.asarray(wavelengths, dtype=float)  # (d_model // 2,)
+    what = "(d_model // 2,), one per pair"
+    wavelengths = check_vector(wavelengths, "wavelengths", what=what, positive=True)
     base = check_positive(base, "base")
     pairs = np.arange(len(wavelengths))  # (d_model // 2,)
     ax = new_axes(ax)
@@ -192,6 +228,14 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
 def plot_encoding_bars(vector, *, ax=None, title=None):
     """A vector as bars, sine columns (even k) and cosine columns (odd k) coloured.
 
+    Parameters
+    ----------
+    vector : array_like of shape (d_model,)
+        Finite numbers, e.g. ``pos_encoding(3, 16)``.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure by default.
+    title : str, optional
+
     Returns
     -------
     matplotlib.axes.Axes
@@ -203,7 +247,8 @@ def plot_encoding_bars(vector, *, ax=None, title=None):
     >>> [float(bar.get_height()) for bar in ax.patches]
     [0.0, 1.0, 0.0, 1.0]
     """
-    vector = np.asarray(vector, dtype=float)  # (d_model,)
+    what = "(d_model,), one value per column"
+    vector = check_vector(vector, "vector", what=what)  # (d_model,)
     ax = new_axes(ax)
     k = np.arange(len(vector))
     colours = [_COS_COLOUR if i % 2 else _SIN_COLOUR for i in k]

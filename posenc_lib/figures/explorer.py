@@ -52,7 +52,8 @@ def pair_table(pos, d_model, *, pair=None):
     d_model : int
         Width of the encoding, an even integer >= 2.
     pair : int, optional
-        A pair to highlight (bold), as the one followed on the unit circle.
+        A pair to highlight (bold), as the one followed on the unit circle; in
+        ``[0, d_model // 2)``.
 
     Returns
     -------
@@ -68,6 +69,9 @@ def pair_table(pos, d_model, *, pair=None):
     <tr><td>0</td><td>1</td><td>1</td><td>0.8415</td><td>0.5403</td></tr></table>
     """
     pos = check_integer(pos, "pos", min_value=0)
+    d_model = check_d_model(d_model)
+    if pair is not None:
+        pair = check_index(pair, "pair", d_model // 2, what="d_model // 2")
     encoding = pos_encoding(pos, d_model)  # (d_model,)
     omega = frequencies(d_model)  # (d_model // 2,)
     head = ("pair", "ω", "pos·ω", "sin", "cos")

@@ -12,7 +12,13 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..validation import check_integer, check_table
+from ..validation import (
+    check_integer,
+    check_positions,
+    check_table,
+    check_tables,
+    check_vector,
+)
 from .describe import describe_figure
 from .style import heatmap
 
@@ -36,10 +42,10 @@ def similarity_figure(matrix, offsets, similarities):
     matrix : array_like of shape (n_positions, n_positions)
         ``PE[p] · PE[q]`` for positions ``p, q`` in ``0 .. n_positions - 1``,
         e.g. ``table @ table.T``.
-    offsets : array_like of shape (n_offsets,)
-        Offsets ``Δ`` for the curve.
+    offsets : array_like of int, shape (n_offsets,)
+        Offsets ``Δ >= 0`` for the curve.
     similarities : array_like of shape (n_offsets,)
-        ``PE[p] · PE[p + Δ]`` for each offset.
+        ``PE[p] · PE[p + Δ]`` for each offset (finite).
 
     Returns
     -------
@@ -57,8 +63,16 @@ def similarity_figure(matrix, offsets, similarities):
     >>> fig.axes[0].images[0].get_array().shape
     (20, 20)
     """
-    matrix = check_table(matrix, "matrix", what="(n_positions, n_positions)")
+    matrix = check_table(
+        matrix, "matrix", what="(n_positions, n_positions)", finite=True
+    )
+    offsets, similarities = _check_curve(offsets, similarities)  # (n_offsets,) each
     half_width = float(np.max(np.diag(matrix)))  # d_model / 2 for an encoding
+    if half_width <= 0:
+        raise ValueError(
+            f"matrix has largest diagonal entry {half_width}, must be > 0: "
+            "the colours are scaled to it (d_model / 2 for an encoding)."
+        )
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(9.0, 3.4), gridspec_kw={"width_ratios": [1, 1.4]}
     )
@@ -94,6 +108,19 @@ def similarity_figure(matrix, offsets, similarities):
     )
 
 
+def _check_curve(offsets, similarities):
+    """``offsets`` (non-negative integers) and ``similarities`` (finite), one each."""
+    offsets = check_positions(offsets, "offsets")  # (n_offsets,)
+    what = "(n_offsets,), one per offset"
+    similarities = check_vector(similarities, "similarities", what=what)
+    if similarities.shape != offsets.shape:
+        raise ValueError(
+            f"similarities has shape {similarities.shape}, must be "
+            f"({len(offsets)},): one per offset."
+        )
+    return offsets, similarities
+
+
 def compare_tables(right, wrong, *, name):
     """The right table, a mistaken one, and their difference, side by side.
 
@@ -122,8 +149,9 @@ def compare_tables(right, wrong, *, name):
     (10, 8)
     """
     what = "(n_positions, d_model), one row per position"
-    right = check_table(right, "right", what=what)  # (n_positions, d_model)
-    wrong = check_table(wrong, "wrong", what=what)  # (n_positions, d_model)
+    # (n_positions, d_model) each
+    right = check_table(right, "right", what=what, finite=True)
+    wrong = check_table(wrong, "wrong", what=what, finite=True)
     if wrong.shape != right.shape:
         raise ValueError(
             f"wrong has shape {wrong.shape}, must match right's {right.shape}."
@@ -221,8 +249,8 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     >>> plt.close("all")
     """
     what = "(n_positions, n_positions): query position by key position"
-    added = check_table(added, "added", what=what)  # (n, n)
-    rotated = check_table(rotated, "rotated", what=what)  # (n, n)
+    added = check_table(added, "added", what=what, finite=True)  # (n, n)
+    rotated = check_table(rotated, "rotated", what=what, finite=True)  # (n, n)
     _check_scale(scale)
     vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)
@@ -245,14 +273,11 @@ def score_heatmaps(added, rotated, *, scale="shared"):
 
 def _check_score_panels(panels):
     """``panels`` as a list of (title, square float matrix), all of one shape."""
-    if not isinstance(panels, dict) or not panels:
-        raise TypeError(
-            f"panels == {panels!r:.60}, must be a non-empty dict of title -> scores."
-        )
     what = "(n_positions, n_positions): query position p by key position q"
+    panels = check_tables(panels, "panels", what=what, entries="title -> scores")
     checked = []
     for title, scores in panels.items():
-        scores = check_table(scores, f"panels[{title!r}]", what=what).astype(float)
+        scores = scores.astype(float)
         rows, columns = scores.shape
         first = checked[0][1].shape if checked else (rows, rows)
         if (rows, columns) != first:

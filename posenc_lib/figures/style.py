@@ -11,6 +11,8 @@
   It also stores a text alternative with every PNG (:mod:`.describe`).
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
   attention scores): a diverging colour map centred on 0, row 0 at the top.
+- :func:`check_axes`: the one check of an ``ax`` argument, which every figure
+  helper makes (:func:`new_axes` when ``ax`` may be None).
 
 This module imports matplotlib; ``import posenc_lib`` never imports it.
 """
@@ -21,15 +23,24 @@ import os
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.image import AxesImage
 
-from ..validation import check_positive
-from .describe import install_alt_text
+from ..validation import (
+    check_instance,
+    check_positions,
+    check_positive,
+    check_table,
+    describe,
+)
+from .describe import check_figure, install_alt_text
 
 __all__ = [
     "INLINE_FIGURE_KWARGS",
     "PE_CMAP",
     "PRESENTATION_SCALE",
+    "check_axes",
     "heatmap",
     "new_axes",
     "figure_scale",
@@ -190,48 +201,86 @@ def text_sizes(figure):
             drawn.append(text)
         return draw(text, renderer)
 
-    if not hasattr(figure.canvas, "get_renderer"):  # not drawable yet: use Agg
+    if not hasattr(check_figure(figure).canvas, "get_renderer"):  # not drawable yet
         FigureCanvasAgg(figure)
     mpl.text.Text.draw = recording_draw
     try:
         figure.canvas.draw()
-        drawn_animated = [a for a in figure.findobj(mpl.text.Text) if a.get_animated()]
-        for text in drawn_animated:  # blitted titles: drawn by draw_artist
-            figure.draw_artist(text)
     finally:
         mpl.text.Text.draw = draw
     scale = figure.dpi / 72
     return sorted((round(t.get_fontsize() * scale, 2), t.get_text()) for t in drawn)
 
 
+def check_axes(ax):
+    """Return ``ax`` if it is a matplotlib Axes, or raise a TypeError naming it.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> check_axes(ax) is ax
+    True
+    >>> check_axes(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: ax == 3 (int), must be a matplotlib Axes, e.g. from plt.subplots().
+    """
+    return check_instance(
+        ax, "ax", Axes, what="a matplotlib Axes, e.g. from plt.subplots()"
+    )
+
+
 def new_axes(ax=None, figsize=None):
     """``ax`` itself, or the Axes of a new pyplot figure of size ``figsize``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+    figsize : (float, float), optional
+        Width and height in inches of the new figure; the default size without.
 
     Examples
     --------
     >>> new_axes(figsize=(2, 1)).figure.get_size_inches().tolist()
     [2.0, 1.0]
     >>> plt.close("all")
+    >>> new_axes(figsize=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: figsize == 2 (int), must be (width, height) in inches, or None.
     """
-    if ax is None:
-        _, ax = plt.subplots(figsize=figsize)
-    return ax
+    figsize = _check_figsize(figsize)
+    if ax is not None:
+        return check_axes(ax)
+    return plt.subplots(figsize=figsize)[1]
 
 
-def heatmap(ax, table, *, vmax=1.0, rows=None, animated=False):
+def _check_figsize(figsize):
+    """``figsize`` as ``(width, height)``, two numbers > 0, or None."""
+    if figsize is None:
+        return None
+    expected = "must be (width, height) in inches, or None"
+    if isinstance(figsize, str) or not hasattr(figsize, "__len__"):
+        raise TypeError(f"figsize == {describe(figsize)}, {expected}.")
+    if len(figsize) != 2:
+        raise ValueError(f"figsize == {describe(figsize)}, {expected}.")
+    return tuple(check_positive(x, f"figsize[{i}]") for i, x in enumerate(figsize))
+
+
+def heatmap(ax, table, *, vmax=1.0, rows=None):
     """Draw a 2-D ``table`` on ``ax``: row 0 at the top, one cell per entry.
 
     Parameters
     ----------
     ax : matplotlib.axes.Axes
     table : array_like of shape (n_rows, n_columns)
+        Finite numbers.
     vmax : float, default 1.0
         Colours run from ``-vmax`` (blue) through 0 (white) to ``+vmax`` (red).
-    rows : array_like of shape (n_rows,), optional
+    rows : array_like of int, shape (n_rows,), optional
         The label of each row (e.g. the positions); ``0 .. n_rows - 1`` by default.
-        Must be evenly spaced, since rows are drawn as equal bands.
-    animated : bool, default False
-        Leave the image out of a full draw (for blitting).
+        Must be increasing and evenly spaced, since rows are drawn as equal bands.
 
     Returns
     -------
@@ -246,7 +295,11 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, animated=False):
     >>> [float(edge) for edge in image.get_extent()]
     [-0.5, 3.5, 2.5, -0.5]
     """
-    table = np.asarray(table, dtype=float)  # (n_rows, n_columns)
+    ax = check_axes(ax)
+    what = "(n_rows, n_columns)"
+    table = check_table(table, what=what, finite=True).astype(float)  # (n_rows, n_col)
+    vmax = check_positive(vmax, "vmax")
+    rows = _check_rows(rows, len(table))  # (n_rows,) or None
     image = ax.imshow(
         table,
         cmap=PE_CMAP,
@@ -254,14 +307,39 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, animated=False):
         vmax=vmax,
         aspect="auto",
         interpolation="nearest",
-        animated=animated,
     )
     set_rows(image, rows)
     return image
 
 
+def _check_rows(rows, n_rows, name="rows"):
+    """``rows`` (labels of a heatmap's rows) as an int64 array, or None: one
+    non-negative integer per row, increasing in equal steps."""
+    if rows is None:
+        return None
+    rows = check_positions(rows, name)  # (n_rows,)
+    if len(rows) != n_rows:
+        raise ValueError(
+            f"{name} has length {len(rows)}, must be {n_rows}: one label per row."
+        )
+    steps = np.diff(rows)  # (n_rows - 1,)
+    if len(steps) and (steps[0] <= 0 or np.any(steps != steps[0])):
+        raise ValueError(
+            f"{name} == {describe(rows.tolist())}, must be increasing in equal "
+            "steps: rows are drawn as equal bands."
+        )
+    return rows
+
+
 def set_rows(image, rows=None):
     """Point a heatmap's extent at its data: row labels ``rows``, top to bottom.
+
+    Parameters
+    ----------
+    image : matplotlib.image.AxesImage
+        From :func:`heatmap`.
+    rows : array_like of int, shape (n_rows,), optional
+        As in :func:`heatmap`.
 
     Examples
     --------
@@ -270,8 +348,12 @@ def set_rows(image, rows=None):
     >>> [float(edge) for edge in image.get_extent()]
     [-0.5, 1.5, 12.5, 9.5]
     """
-    n_rows, n_columns = image.get_array().shape
-    first = 0 if rows is None or len(rows) == 0 else rows[0]
-    step = 1 if rows is None or len(rows) < 2 else rows[1] - rows[0]
+    what = "a matplotlib AxesImage, e.g. from heatmap()"
+    n_rows, n_columns = (
+        check_instance(image, "image", AxesImage, what=what).get_array().shape
+    )
+    rows = _check_rows(rows, n_rows)
+    first = 0 if rows is None else int(rows[0])
+    step = 1 if rows is None or n_rows < 2 else int(rows[1] - rows[0])
     last = first + step * (n_rows - 1)
     image.set_extent((-0.5, n_columns - 0.5, last + step / 2, first - step / 2))
