@@ -247,6 +247,9 @@ def test_integer_power_difference_is_in_pair_1_at_width_16(tables, right):
     assert (
         per_column.round(2).tolist() == [0, 0, 0.65, 0.57, 0, 0, 0.01, 0.02] + [0] * 8
     )
+    # section 5: "pair 1, whose divisor 10000^{2/16} = 3.1623 became 3"
+    assert (round(10000 ** (2 / 16), 4), int(10000 ** (2 / 16))) == (3.1623, 3)
+    assert "$10000^{2/16} = 3.1623$ became 3" in _markdown()
 
 
 def test_swapped_difference_is_up_to_root_two(tables, right):
