@@ -4,7 +4,9 @@ Every notebook under ``notebooks/`` becomes one page, from its stored outputs (n
 notebook is executed): nbconvert's lab template without anything from a CDN
 (``scripts/site/posenc_site``), MathJax 2 from the npm registry copied into
 ``site/mathjax/``, a navigation bar (previous / index / next, in course order),
-and links between notebooks rewritten from ``.ipynb`` to ``.html``.
+and links between notebooks rewritten from ``.ipynb`` to ``.html``. A link from a
+notebook to a source file of the repository (``../posenc_lib/properties.py``) is
+kept working: the file is copied into ``site/source/`` and the link points there.
 
 The slider widgets of the chapters have no kernel here, and need none: they are
 drawn in the browser (``posenc_lib/figures/browser.py``) by the same ES module as
@@ -68,6 +70,7 @@ MATHJAX_KEEP = re.compile(
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 NBVAL_MARKER = re.compile(r"^\s*# NBVAL_\w+\s*\n?", re.MULTILINE)
+SOURCE_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]+\.py)"')
 IPYNB_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]*?)\.ipynb(#[^"]*)?"')
 
 # The slider widgets: the calls that make them, the text repr of their output,
@@ -433,6 +436,24 @@ def rewrite_links(text):
     return IPYNB_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', text)
 
 
+def copy_linked_sources(text, page, out, notebooks=NOTEBOOKS):
+    """Copy each ``.py`` file of the repository that ``text`` links to into
+    ``out/source/`` and point the link there; a link to no such file stops the build.
+    """
+    repository = notebooks.resolve().parent
+
+    def copy(match):
+        target = ((notebooks / page.source).parent / match.group(1)).resolve()
+        if not target.is_relative_to(repository) or not target.is_file():
+            sys.exit(f"{page.source} links to {match.group(1)}: no such file here.")
+        inside = Path("source") / target.relative_to(repository)
+        (out / inside).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(target, out / inside)
+        return f'href="{html.escape(page.prefix + inside.as_posix())}"'
+
+    return SOURCE_LINK.sub(copy, text)
+
+
 def _link(page, target, text, rel=None):
     href = html.escape(page.prefix + target.href)
     rel_attr = f' rel="{rel}"' if rel else ""
@@ -499,7 +520,8 @@ def build(out, notebooks=NOTEBOOKS, cache=CACHE):
         body, _ = render(page, notebooks)
         target = out / page.href
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(finish_page(body, page, chapters), "utf-8")
+        text = finish_page(body, page, chapters)
+        target.write_text(copy_linked_sources(text, page, out, notebooks), "utf-8")
     shutil.copy(out / chapters[0].href, out / "index.html")
     for name in STYLESHEETS:
         shutil.copy(SITE_FILES / "static" / name, out / "static" / name)

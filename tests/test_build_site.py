@@ -299,6 +299,33 @@ def test_rewrite_links(text, expected):
     assert build_site.rewrite_links(text) == expected
 
 
+def test_a_link_to_a_source_file_is_copied_into_the_site(tmp_path):
+    notebooks, out = tmp_path / "repo" / "notebooks", tmp_path / "site"
+    (tmp_path / "repo" / "lib").mkdir(parents=True)
+    (tmp_path / "repo" / "lib" / "x.py").write_text("X = 1\n")
+    page = build_site.Page(Path("answers/01_a.ipynb"), "A")
+    text = '<a href="../../lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
+    copied = build_site.copy_linked_sources(text, page, out, notebooks)
+    assert (
+        copied
+        == '<a href="../source/lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
+    )
+    assert (out / "source" / "lib" / "x.py").read_text() == "X = 1\n"
+    (out / "answers").mkdir()  # where the page goes: from it, the link is the copy
+    assert (out / "answers" / ".." / "source" / "lib" / "x.py").is_file()
+    gone = '<a href="../../lib/gone.py">'
+    with pytest.raises(SystemExit, match="links to ../../lib/gone.py"):
+        build_site.copy_linked_sources(gone, page, out, notebooks)
+
+
+def test_the_course_s_links_to_source_files_exist():
+    for page in build_site.course_pages():
+        source = (build_site.NOTEBOOKS / page.source).read_text(encoding="utf-8")
+        for link in re.findall(r"\]\(([^)#:]+\.py)\)", source):
+            target = (build_site.NOTEBOOKS / page.source).parent / link
+            assert target.resolve().is_file(), (page.source, link)
+
+
 def _notebook(path, title, text=""):
     path.parent.mkdir(parents=True, exist_ok=True)
     nb = nbformat.v4.new_notebook()

@@ -1,6 +1,7 @@
 """Every claim of notebooks/04_common_mistakes.ipynb, recomputed with the library."""
 
 import math
+import re
 from pathlib import Path
 
 import nbformat
@@ -74,6 +75,7 @@ def test_k_instead_of_pair_breaks_every_shift_map(right, tables):
     assert rotation_error(right, 3) < 1e-9
     assert round(rotation_error(table, 3), 4) == 1.9101
     assert shift_map_error(right, 3) < 1e-9 and shift_map_error(table, 3) > 0.1
+    assert round(shift_map_error(table, 3), 4) == 0.9132  # "about 0.9"
 
 
 def test_swapped_sin_cos_turns_the_other_way(tables):
@@ -134,6 +136,8 @@ def test_added_to_table_writes_into_the_table():
     row = MISTAKES["added-to-table"](emb, 0)
     row += pos_encoding(3, 4)
     np.testing.assert_allclose(emb[0], [0.5, -0.5, 1.0, 0.0] + pos_encoding(3, 4))
+    # the prediction's answer, as the "Why?" writes it
+    assert emb[0].round(4).tolist() == [0.6411, -1.49, 1.03, 0.9996]
     assert np.shares_memory(MISTAKES["added-to-table"](emb, 0), emb)
     fresh = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
     row = lookup(fresh, 0)
@@ -243,6 +247,9 @@ def test_integer_power_difference_is_in_pair_1_at_width_16(tables, right):
     assert (
         per_column.round(2).tolist() == [0, 0, 0.65, 0.57, 0, 0, 0.01, 0.02] + [0] * 8
     )
+    # section 5: "pair 1, whose divisor 10000^{2/16} = 3.1623 became 3"
+    assert (round(10000 ** (2 / 16), 4), int(10000 ** (2 / 16))) == (3.1623, 3)
+    assert "$10000^{2/16} = 3.1623$ became 3" in _markdown()
 
 
 def test_swapped_difference_is_up_to_root_two(tables, right):
@@ -287,3 +294,87 @@ def test_k_instead_of_pair_prediction():
         round(3 / 10000 ** (6 / 8), 4) == 0.003 and 3 / 10000 ** (14 / 8) < 3e-7 + 1e-9
     )
     assert round(math.cos(0.3), 4) == 0.9553 and round(wrong[1], 4) == 0.9553
+
+
+# -- the map, one triptych per mistake, the shared prediction of sections 4 and 5 ---
+
+MAP = {  # mistake -> what the map says it breaks
+    "k-instead-of-pair": "the rotation: no fixed matrix shifts a row",
+    "swapped-sin-cos": r"the convention: $R(\Delta)$ turns backwards",
+    "sine-only": "the constant length $d_{model}/2$",
+    "integer-division": "distinct positions: one frequency for every pair",
+    "integer-power": "the geometric wavelengths, slightly",
+    "added-to-table": "the embedding table itself (two readings)",
+}
+
+
+def _map_rows():
+    """``{mistake id: (section, what it breaks)}`` from the map's table."""
+    cell = next(c for c in _cells() if c.source.startswith("## The map"))
+    rows = {}
+    for line in cell.source.splitlines():
+        parts = [part.strip() for part in line.strip("|").split("|")]
+        if len(parts) == 4 and parts[2].strip("`") in MISTAKES:
+            rows[parts[2].strip("`")] = (parts[0], parts[3])
+    return rows
+
+
+def test_the_map_opens_the_chapter_and_names_each_mistake_s_property():
+    cells = _cells()
+    first_mistake = next(i for i, c in enumerate(cells) if c.source.startswith("## 1."))
+    the_map = next(i for i, c in enumerate(cells) if c.source.startswith("## The map"))
+    assert the_map < first_mistake
+    rows = _map_rows()
+    assert list(rows) == list(MISTAKES)
+    for number, name in enumerate(MISTAKES, start=1):
+        assert rows[name] == (str(number), MAP[name]), name
+
+
+def test_what_the_map_says_each_mistake_breaks(tables, right):
+    def report(name):
+        return property_report(tables[name])
+
+    # no fixed matrix shifts a row: not R(3), not the best least-squares map
+    assert report("k-instead-of-pair")["shift map error"] > 0.1
+    # R(3) turns backwards: it maps row p + 3 to row p
+    table, R = tables["swapped-sin-cos"], rotation_matrix(3, D_MODEL)
+    assert np.allclose(table[3:] @ R.T, table[:-3])
+    assert report("sine-only")["squared-length error"] > 1
+    # one frequency for every pair, and two positions (710 apart) nearly collide
+    pe1 = MISTAKES["integer-division"](1, D_MODEL)
+    assert np.allclose(np.arctan2(pe1[0::2], pe1[1::2]), 1.0)
+    assert report("integer-division")["min distance"] < 1e-3
+    # slightly: the pairs still rotate, at frequencies a little off
+    power = report("integer-power")
+    assert power["shift map error"] < 1e-9 and 0.01 < power["rotation error"] < 0.1
+    assert round(power["rotation error"], 3) == 0.051
+    emb = np.zeros((2, 4))
+    row = MISTAKES["added-to-table"](emb, 1)
+    row += 1.0
+    assert emb[1].tolist() == [1.0] * 4  # the table itself has changed
+
+
+def test_one_triptych_per_mistake():
+    code = [c.source for c in _cells() if c.cell_type == "code"]
+    drawn = [name for source in code for name in re.findall(r'name="([^"]+)"', source)]
+    assert sorted(drawn) == sorted(POS_ENCODING_MISTAKES)
+
+
+def test_the_source_is_linked_not_printed():
+    text = "\n".join(c.source for c in _cells())
+    assert "inspect" not in text and "getsource" not in text
+    assert "[`posenc_lib/properties.py`](../posenc_lib/properties.py)" in text
+    assert (NOTEBOOK.parent / "../posenc_lib/properties.py").resolve().is_file()
+
+
+def test_the_divisor_four_ways():
+    # section 4's prediction: d = 6, pairs 0, 1, 2
+    x = 2 * np.arange(3) / 6
+    assert (10000**x).round(4).tolist() == [1.0, 21.5443, 464.1589]
+    assert (10000 ** ((2 * np.arange(3)) // 6)).tolist() == [1, 1, 1]
+    assert (10000 ** x.astype(int)).tolist() == [1, 1, 1]  # an integer exponent
+    assert [int(10000**e) for e in x] == [1, 21, 464]  # integer-power's divisors
+    for pos in (1, 10, 100):  # divisor 1: every pair repeats (sin pos, cos pos)
+        np.testing.assert_allclose(
+            MISTAKES["integer-division"](pos, 6), np.tile(pos_encoding(pos, 2), 3)
+        )
