@@ -20,7 +20,7 @@ The four constants were calibrated once against a careful learner's times
 No linear rule meets all seven: chapter 03's exercises are proofs and take
 longer than the rule's 4 minutes, so the rule says 95 where a careful learner
 needs 100 to 120; every other chapter is within 10 minutes of its range
-(02 and 07 come out 10 and 5 above it, 01 5 above, 04 to 06 inside it).
+(02 comes out 10 above it, 01 5 above, 04 to 07 inside it).
 
 ``python scripts/chapter_times.py`` prints the table the index notebook and the
 README show; ``tests/test_chapter_times.py`` fails if they drift from it.

@@ -17,7 +17,7 @@ import posenc_lib.figures
 import posenc_lib.properties
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-CHAPTERS = sorted(p.name for p in NOTEBOOKS.glob("0[1-6]_*.ipynb"))  # 07: no answers
+CHAPTERS = sorted(p.name for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
 LIBRARY = (
     set(posenc_lib.__all__)
     | set(posenc_lib.figures.__all__)

@@ -3,11 +3,14 @@
 The peers' recipes are the independent transcriptions of ``test_conventions.py``.
 """
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
+from notebook_reading import cells, markdown
 from test_conventions import (
     d2l_forward,
-    diffusers,
     fsmt,
     fsmt_weights,
     gptj,
@@ -16,7 +19,6 @@ from test_conventions import (
     pytorch_tutorial_forward,
     pytorch_tutorial_rows,
     tensor2tensor,
-    transformer_xl,
 )
 
 from posenc_lib import (
@@ -200,7 +202,7 @@ def test_rope_scores_depend_only_on_the_offset_in_both_layouts():
     assert scores == [-1.628434] * 3 + [-3.822771] * 3
 
 
-# --- 7-8: precomputed tables and float32 ----------------------------------------------
+# --- appendix A.1-A.3: tables, float32, published bugs --------------------------------
 
 
 def test_precomputed_tables_stop_at_max_len():
@@ -247,47 +249,60 @@ def test_the_python2_bug_is_integer_division():
     assert identify_encoding(table).mistake == "integer-division"
 
 
-# --- exercises ------------------------------------------------------------------------
+# --- the chapter's shape ------------------------------------------------------------
+
+CHAPTER = (
+    Path(__file__).resolve().parent.parent / "notebooks" / "07_reading_other_code.ipynb"
+)
+ANSWERS = CHAPTER.parent / "answers" / "07_answers.ipynb"
 
 
-def test_exercise_1_diffusers_both_ways():
-    default = identify_encoding(diffusers(range(64), 16))
-    stable = identify_encoding(
-        diffusers(range(64), 16, flip_sin_to_cos=True, downscale_freq_shift=0)
-    )
-    assert (default.convention, default.base) == ("tensor2tensor", 10000.0)
-    assert (stable.convention, stable.base) == ("cos-first", 10000.0)
+def _headings(path):
+    return [
+        line
+        for cell in cells(path)
+        if cell.cell_type == "markdown"
+        for line in cell.source.splitlines()
+        if line.startswith("#")
+    ]
 
 
-def test_exercise_2_tensor2tensor_to_the_lessons_table():
-    base = tensor2tensor_base(1e4, 64)
-    assert base == pytest.approx(1e4 ** (32 / 31))
-    np.testing.assert_allclose(
-        tensor2tensor(100, 64)[:, permutation("concat", 64)],
-        sinusoidal_positions(range(100), 64, base=base),
-        atol=5e-5,
-    )
+def test_the_chapter_says_first_that_it_is_optional():
+    first = cells(CHAPTER)[0].source
+    assert "**Optional chapter**, for when you read other people's code" in first
+    assert "main line ends with\n> chapter 06" in first
 
 
-def test_exercise_3_regrouping_the_projections_keeps_the_scores():
-    d, rng = 8, np.random.default_rng(3)
-    x, w_q, w_k = (
-        rng.normal(size=(6, d)),
-        rng.normal(size=(d, d)),
-        rng.normal(size=(d, d)),
-    )
-    half = np.r_[0:d:2, 1:d:2]
-    before = (
-        rope(x @ w_q, range(6), layout="half")
-        @ rope(x @ w_k, range(6), layout="half").T
-    )
-    order = np.argsort(half)
-    after = rope(x @ w_q[:, order], range(6)) @ rope(x @ w_k[:, order], range(6)).T
-    np.testing.assert_allclose(after, before, atol=1e-12)
+def test_the_main_line_ends_before_the_appendix():
+    headings = _headings(CHAPTER)
+    main = headings[: headings.index("## Summary")]
+    assert [h.split(".")[0] for h in main[2:]] == [f"## {n}" for n in range(1, 7)]
+    assert main[-1].startswith("## 6. RoPE")
+    assert headings[headings.index("## Summary") :] == [
+        "## Summary",
+        "## Exercises",
+        "## Appendix: tables, float32 and published bugs",
+        "### A.1 Precomputed tables have a length",
+        "### A.2 Where float32 goes wrong",
+        "### A.3 Bugs of the lesson's kind in published code",
+    ]
+    text = markdown(CHAPTER)
+    main_line = text.split("## Setup")[1].split("## Summary")[0]
+    appendix = text.split("## Appendix")[1]
+    for tail in ("max_len", "float32", "Kyubyong/transformer#81"):
+        assert tail in appendix and tail not in main_line, tail
 
 
-def test_exercise_4_reversed_rows_need_their_positions():
-    table = transformer_xl(50, 16)  # rows for positions 49 down to 0
-    assert identify_encoding(table).convention is None
-    found = identify_encoding(table, positions=range(49, -1, -1))
-    assert (found.convention, found.first_position) == ("concat", 49)
+def test_the_answers_are_in_their_own_notebook():
+    text = markdown(CHAPTER)
+    assert "<summary>Answers</summary>" not in text
+    exercises = text.split("## Exercises")[1].split("## Appendix")[0]
+    for number in range(1, 5):
+        assert f"(answers/07_answers.ipynb#Exercise-{number})" in exercises
+
+
+@pytest.mark.parametrize("path", [CHAPTER, ANSWERS], ids=["chapter", "answers"])
+def test_no_word_only_the_authors_understand(path):
+    prose = re.sub(r"\(https://[^)]*\)", "", markdown(path))  # links: "issues/9"
+    words = set(re.findall(r"[a-z]+", prose.lower()))
+    assert not words & {"issue", "issues", "ticket", "task", "tasks", "todo", "we"}
