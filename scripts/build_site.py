@@ -4,7 +4,10 @@ Every notebook under ``notebooks/`` becomes one page, from its stored outputs (n
 notebook is executed): nbconvert's lab template without anything from a CDN
 (``scripts/site/posenc_site``), MathJax 2 from the npm registry copied into
 ``site/mathjax/``, a navigation bar (previous / index / next, in course order),
-and links between notebooks rewritten from ``.ipynb`` to ``.html``.
+and links between notebooks rewritten from ``.ipynb`` to ``.html``. A link to the
+library's source (``../posenc_lib/properties.py``, which JupyterLab opens in its
+editor) points to a copy of that file in ``site/source/`` instead, so it works
+wherever the site is put (:func:`rewrite_source_links`).
 
 The slider widgets of the chapters have no kernel here, and need none: they are
 drawn in the browser (``posenc_lib/figures/browser.py``) by the same ES module as
@@ -69,6 +72,7 @@ MATHJAX_KEEP = re.compile(
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 NBVAL_MARKER = re.compile(r"^\s*# NBVAL_\w+\s*\n?", re.MULTILINE)
 IPYNB_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]*?)\.ipynb(#[^"]*)?"')
+SOURCE_LINK = re.compile(r'href="((?:\.\./)+)(posenc_lib/[\w/]+\.py)(#[^"]*)?"')
 
 # The slider widgets: the calls that make them, the text repr of their output,
 # their arguments in order, their defaults (tests/test_build_site.py checks these
@@ -433,6 +437,35 @@ def rewrite_links(text):
     return IPYNB_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', text)
 
 
+def rewrite_source_links(text, page):
+    """``href="../posenc_lib/x.py"`` -> ``href="source/posenc_lib/x.py"`` (a copy).
+
+    Only a link that leaves ``notebooks/`` for the repository's ``posenc_lib/``
+    is rewritten (``../`` once more than the page's depth). Returns the text and
+    the repository paths linked, which :func:`build` copies into ``source/``.
+    """
+    linked = []
+
+    def to_copy(match):
+        if match.group(1) != page.prefix + "../":
+            return match.group(0)
+        linked.append(match.group(2))
+        return f'href="{page.prefix}source/{match.group(2)}{match.group(3) or ""}"'
+
+    return SOURCE_LINK.sub(to_copy, text), linked
+
+
+def copy_sources(linked, out, root=ROOT):
+    """Copy the repository files in ``linked`` (``{path: page}``) to ``out/source``."""
+    for name, page in sorted(linked.items()):
+        source = root / name
+        if not source.is_file():
+            sys.exit(f"{page.source} links to {name}, which does not exist.")
+        target = out / "source" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, target)
+
+
 def _link(page, target, text, rel=None):
     href = html.escape(page.prefix + target.href)
     rel_attr = f' rel="{rel}"' if rel else ""
@@ -495,12 +528,17 @@ def build(out, notebooks=NOTEBOOKS, cache=CACHE):
     (out / "static").mkdir(parents=True)
     pages = course_pages(notebooks)
     chapters = [page for page in pages if page.parent is None]
+    sources = {}
     for page in pages:
         body, _ = render(page, notebooks)
+        body, linked = rewrite_source_links(body, page)
+        for name in linked:
+            sources.setdefault(name, page)  # the first page that links to it
         target = out / page.href
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(finish_page(body, page, chapters), "utf-8")
     shutil.copy(out / chapters[0].href, out / "index.html")
+    copy_sources(sources, out, notebooks.parent)
     for name in STYLESHEETS:
         shutil.copy(SITE_FILES / "static" / name, out / "static" / name)
     copy_mathjax(out / "mathjax", cache)

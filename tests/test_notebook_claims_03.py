@@ -432,7 +432,8 @@ def test_library_source_is_linked_not_printed():
 
 
 def test_the_2000_row_check_prints_the_shortcut_and_the_brute_force():
-    assert printed(by_id("why-sines-34")).strip() == "(1.0147, 1, 1.0147)"
+    shown = "{'every pair': 1.0147, 'q - p': 1, 'shortcut': 1.0147}"
+    assert printed(by_id("why-sines-34")).strip() == shown
     assert "min_row_distance(sinusoidal_positions(range(2000)" in source(
         by_id("why-sines-34")
     )
