@@ -4,10 +4,9 @@ Every notebook under ``notebooks/`` becomes one page, from its stored outputs (n
 notebook is executed): nbconvert's lab template without anything from a CDN
 (``scripts/site/posenc_site``), MathJax 2 from the npm registry copied into
 ``site/mathjax/``, a navigation bar (previous / index / next, in course order),
-and links between notebooks rewritten from ``.ipynb`` to ``.html``. A link to the
-library's source (``../posenc_lib/properties.py``, which JupyterLab opens in its
-editor) points to a copy of that file in ``site/source/`` instead, so it works
-wherever the site is put (:func:`rewrite_source_links`).
+and links between notebooks rewritten from ``.ipynb`` to ``.html``. A link from a
+notebook to a source file of the repository (``../posenc_lib/properties.py``) is
+kept working: the file is copied into ``site/source/`` and the link points there.
 
 The slider widgets of the chapters have no kernel here, and need none: they are
 drawn in the browser (``posenc_lib/figures/browser.py``) by the same ES module as
@@ -71,8 +70,8 @@ MATHJAX_KEEP = re.compile(
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 NBVAL_MARKER = re.compile(r"^\s*# NBVAL_\w+\s*\n?", re.MULTILINE)
+SOURCE_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]+\.py)"')
 IPYNB_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:)([^"#]*?)\.ipynb(#[^"]*)?"')
-SOURCE_LINK = re.compile(r'href="((?:\.\./)+)(posenc_lib/[\w/]+\.py)(#[^"]*)?"')
 
 # The slider widgets: the calls that make them, the text repr of their output,
 # their arguments in order, their defaults (tests/test_build_site.py checks these
@@ -437,33 +436,22 @@ def rewrite_links(text):
     return IPYNB_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', text)
 
 
-def rewrite_source_links(text, page):
-    """``href="../posenc_lib/x.py"`` -> ``href="source/posenc_lib/x.py"`` (a copy).
-
-    Only a link that leaves ``notebooks/`` for the repository's ``posenc_lib/``
-    is rewritten (``../`` once more than the page's depth). Returns the text and
-    the repository paths linked, which :func:`build` copies into ``source/``.
+def copy_linked_sources(text, page, out, notebooks=NOTEBOOKS):
+    """Copy each ``.py`` file of the repository that ``text`` links to into
+    ``out/source/`` and point the link there; a link to no such file stops the build.
     """
-    linked = []
+    repository = notebooks.resolve().parent
 
-    def to_copy(match):
-        if match.group(1) != page.prefix + "../":
-            return match.group(0)
-        linked.append(match.group(2))
-        return f'href="{page.prefix}source/{match.group(2)}{match.group(3) or ""}"'
+    def copy(match):
+        target = ((notebooks / page.source).parent / match.group(1)).resolve()
+        if not target.is_relative_to(repository) or not target.is_file():
+            sys.exit(f"{page.source} links to {match.group(1)}: no such file here.")
+        inside = Path("source") / target.relative_to(repository)
+        (out / inside).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(target, out / inside)
+        return f'href="{html.escape(page.prefix + inside.as_posix())}"'
 
-    return SOURCE_LINK.sub(to_copy, text), linked
-
-
-def copy_sources(linked, out, root=ROOT):
-    """Copy the repository files in ``linked`` (``{path: page}``) to ``out/source``."""
-    for name, page in sorted(linked.items()):
-        source = root / name
-        if not source.is_file():
-            sys.exit(f"{page.source} links to {name}, which does not exist.")
-        target = out / "source" / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source, target)
+    return SOURCE_LINK.sub(copy, text)
 
 
 def _link(page, target, text, rel=None):
@@ -528,17 +516,13 @@ def build(out, notebooks=NOTEBOOKS, cache=CACHE):
     (out / "static").mkdir(parents=True)
     pages = course_pages(notebooks)
     chapters = [page for page in pages if page.parent is None]
-    sources = {}
     for page in pages:
         body, _ = render(page, notebooks)
-        body, linked = rewrite_source_links(body, page)
-        for name in linked:
-            sources.setdefault(name, page)  # the first page that links to it
         target = out / page.href
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(finish_page(body, page, chapters), "utf-8")
+        text = finish_page(body, page, chapters)
+        target.write_text(copy_linked_sources(text, page, out, notebooks), "utf-8")
     shutil.copy(out / chapters[0].href, out / "index.html")
-    copy_sources(sources, out, notebooks.parent)
     for name in STYLESHEETS:
         shutil.copy(SITE_FILES / "static" / name, out / "static" / name)
     copy_mathjax(out / "mathjax", cache)

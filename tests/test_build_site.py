@@ -299,66 +299,31 @@ def test_rewrite_links(text, expected):
     assert build_site.rewrite_links(text) == expected
 
 
-@pytest.mark.parametrize(
-    ("source", "text", "expected", "linked"),
-    [
-        (
-            "03_x.ipynb",
-            '<a href="../posenc_lib/properties.py">',
-            '<a href="source/posenc_lib/properties.py">',
-            ["posenc_lib/properties.py"],
-        ),
-        (
-            "answers/03_x.ipynb",
-            '<a href="../../posenc_lib/figures/style.py#L3">',
-            '<a href="../source/posenc_lib/figures/style.py#L3">',
-            ["posenc_lib/figures/style.py"],
-        ),
-        (  # from a chapter, ../../ leaves the repository: not the library's source
-            "03_x.ipynb",
-            '<a href="../../posenc_lib/properties.py">',
-            '<a href="../../posenc_lib/properties.py">',
-            [],
-        ),
-        ("03_x.ipynb", "<code>../posenc_lib/x.py</code>", None, []),
-    ],
-    ids=["chapter", "sub-folder-anchor", "outside", "text"],
-)
-def test_rewrite_source_links(source, text, expected, linked):
-    page = build_site.Page(Path(source), "x")
-    assert build_site.rewrite_source_links(text, page) == (expected or text, linked)
-
-
-def test_linked_sources_are_copied_into_the_site(tmp_path):
-    (tmp_path / "posenc_lib").mkdir()
-    (tmp_path / "posenc_lib" / "properties.py").write_text("x = 1\n")
-    page = build_site.Page(Path("03_x.ipynb"), "x")
-    build_site.copy_sources(
-        {"posenc_lib/properties.py": page}, tmp_path / "site", tmp_path
+def test_a_link_to_a_source_file_is_copied_into_the_site(tmp_path):
+    notebooks, out = tmp_path / "repo" / "notebooks", tmp_path / "site"
+    (tmp_path / "repo" / "lib").mkdir(parents=True)
+    (tmp_path / "repo" / "lib" / "x.py").write_text("X = 1\n")
+    page = build_site.Page(Path("answers/01_a.ipynb"), "A")
+    text = '<a href="../../lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
+    copied = build_site.copy_linked_sources(text, page, out, notebooks)
+    assert (
+        copied
+        == '<a href="../source/lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
     )
-    copied = tmp_path / "site" / "source" / "posenc_lib" / "properties.py"
-    assert copied.read_text() == "x = 1\n"
-    with pytest.raises(SystemExit, match="03_x.ipynb links to posenc_lib/gone.py"):
-        build_site.copy_sources({"posenc_lib/gone.py": page}, tmp_path / "s", tmp_path)
+    assert (out / "source" / "lib" / "x.py").read_text() == "X = 1\n"
+    (out / "answers").mkdir()  # where the page goes: from it, the link is the copy
+    assert (out / "answers" / ".." / "source" / "lib" / "x.py").is_file()
+    gone = '<a href="../../lib/gone.py">'
+    with pytest.raises(SystemExit, match="links to ../../lib/gone.py"):
+        build_site.copy_linked_sources(gone, page, out, notebooks)
 
 
-def test_the_chapters_source_links_reach_the_library():
-    """Every link of a chapter to ``../posenc_lib/...`` names a file of the library."""
-    found = 0
-    for path in sorted((build_site.NOTEBOOKS).rglob("*.ipynb")):
-        page = build_site.Page(path.relative_to(build_site.NOTEBOOKS), "x")
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type != "markdown":
-                continue
-            hrefs = "".join(
-                f'href="{m}"' for m in re.findall(r"\]\(([^)\s]+\.py)\)", cell.source)
-            )
-            _, linked = build_site.rewrite_source_links(hrefs, page)
-            assert len(linked) == hrefs.count("href="), (path.name, hrefs)
-            for name in linked:
-                assert (build_site.ROOT / name).is_file(), (path.name, name)
-                found += 1
-    assert found >= 1  # chapter 03 links to properties.py
+def test_the_course_s_links_to_source_files_exist():
+    for page in build_site.course_pages():
+        source = (build_site.NOTEBOOKS / page.source).read_text(encoding="utf-8")
+        for link in re.findall(r"\]\(([^)#:]+\.py)\)", source):
+            target = (build_site.NOTEBOOKS / page.source).parent / link
+            assert target.resolve().is_file(), (page.source, link)
 
 
 def _notebook(path, title, text=""):
