@@ -23,8 +23,10 @@ PYTEST := -m pytest posenc_lib tests notebooks --nbval --nbval-current-env \
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
 # generates and prints (open the printed URL if no browser window appears).
+# It serves the repository, not only notebooks/, so that a chapter's link to the
+# library's source (../posenc_lib/properties.py) opens it in the editor.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks \
+	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=. \
 		$(if $(filter 0,$(shell id -u)),--allow-root,) notebooks/00_index.ipynb
 
 # Run every test: ruff, the library's tests and doctests, every notebook under

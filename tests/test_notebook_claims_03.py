@@ -117,6 +117,12 @@ def test_shortcut_agrees_with_every_pair_of_2000_rows():
     distance, offset = min_distance(2000, D_MODEL)
     assert brute == pytest.approx(distance, rel=1e-9)
     assert (j - i, offset) == (1, 1)
+    assert (round(brute, 4), round(distance, 4)) == (1.0147, 1.0147)
+    # the brute force by hand: every pair of rows, from the similarity matrix
+    first = sinusoidal_positions(range(2000), D_MODEL)
+    squared = D_MODEL - 2 * (first @ first.T)  # |PE[p] - PE[q]|^2
+    np.fill_diagonal(squared, np.inf)
+    assert math.sqrt(squared.min()) == pytest.approx(distance, rel=1e-6)
 
 
 def test_a_single_pair_collides_710_positions_apart():
@@ -134,8 +140,9 @@ def test_wavelengths_grow_geometrically_from_2pi():
     assert (round(longest, 1), round(10000 * 2 * math.pi, 1)) == (19869.2, 62831.9)
     # "only for a wide model does the longest wavelength come close to 10000 * 2 pi"
     ratios = [wavelengths(d)[-1] / (10000 * 2 * math.pi) for d in (16, 512)]
-    assert ratios[0] < 0.32 and ratios[1] > 0.96
+    assert ratios[0] < 1 / 3 and ratios[1] > 0.96  # "less than a third" at 16
     np.testing.assert_allclose(lam[1:] / lam[:-1], 10000 ** (2 / D_MODEL))
+    assert np.unique((lam[1:] / lam[:-1]).round(4)).tolist() == [3.1623]
     assert lam.round(1).tolist()[:3] == [6.3, 19.9, 62.8]
 
 
@@ -279,11 +286,12 @@ def stated_numbers(text):
 
 
 def test_the_longest_wavelength_stated_is_the_one_printed():
-    stated = stated_numbers(source(by_id("03-wave-1")))
-    shown = [float(x) for x in re.findall(r"\d+\.\d", printed(by_id("03-wave-2")))]
+    stated = stated_numbers(source(by_id("03-why-7")))
+    shown = [float(x) for x in re.findall(r"\d+\.\d+", printed(by_id("03-wave-2")))]
     longest = round(float(wavelengths(D_MODEL)[-1]), 1)
     assert stated == [longest, round(2 * math.pi * 10000, 1)] == [19869.2, 62831.9]
-    assert shown == [longest, longest, 62831.9]  # formula, library, 10000 * 2 pi
+    # formula, library, 10000 * 2 pi, and the one ratio of neighbouring wavelengths
+    assert shown == [longest, longest, 62831.9, round(10000 ** (2 / D_MODEL), 4)]
     assert printed(by_id("why-sines-38")).strip().endswith(f"{longest}]")
 
 
@@ -308,7 +316,7 @@ def test_every_wavelength_bound_in_the_text_matches_the_numbers():
                     assert longest < number, f"{cell['id']}: {sentence}"
                 else:
                     assert number in exact, f"{cell['id']} states {number}: {sentence}"
-    assert checked >= 5  # 20,000; 62,832; 19,869.2 and 62,831.9; the Summary
+    assert checked >= 5  # 20,000; 62,832; 19,869.2 and 62,831.9 (Why?); the Summary
     summary = source(by_id("why-sines-51"))
     assert "19,869.2" in summary
     assert r"2\pi \cdot 10000^{(d_{model} - 2)/d_{model}}" in summary
@@ -350,10 +358,13 @@ def test_prediction_prompts_each_have_an_answer_and_an_explanation():
     all_cells = cells()
     prompts = [
         n for n, c in enumerate(all_cells)
-        if c["cell_type"] == "markdown" and source(c).startswith("**Predict.**")
+        if c["cell_type"] == "markdown" and "**Predict.**" in source(c)
     ]  # fmt: skip
-    assert len(prompts) >= 4
+    assert len(prompts) >= 8
     for n in prompts:
+        # the prompt may follow a section's prose, but it ends its cell
+        last = source(all_cells[n]).split("\n\n")[-1]
+        assert last.startswith("**Predict.**"), all_cells[n]["id"]
         answer, explanation = all_cells[n + 1], all_cells[n + 2]
         assert answer["cell_type"] == "code" and answer["outputs"], all_cells[n]["id"]
         assert source(explanation).startswith("<details><summary>Why?</summary>")
@@ -367,3 +378,62 @@ def test_every_exercise_links_to_its_answer():
     for number, item in enumerate(items, 1):
         link = f"([answer](answers/03_answers.ipynb#Exercise-{number}))"
         assert item.rstrip().endswith(link), item
+
+
+# ------------------------------------------------------- the optional block
+
+
+def further_start():
+    """Index of the ``## Going further (optional)`` heading: the rest is optional."""
+    heads = [
+        n for n, c in enumerate(cells())
+        if c["cell_type"] == "markdown"
+        and source(c).startswith("## Going further (optional)")
+    ]  # fmt: skip
+    assert len(heads) == 1
+    return heads[0]
+
+
+def test_going_further_is_optional_and_last():
+    start = further_start()
+    headings = [
+        source(c).splitlines()[0]
+        for c in cells()[start:]
+        if c["cell_type"] == "markdown"
+    ]
+    assert not any(h.startswith("## ") for h in headings[1:]), headings  # to the end
+    assert "### A matrix a model could learn" in headings
+    assert "### A shift the encoding cannot express" in headings
+    assert "*Going further*, the optional last section" in source(by_id("03-payoff-22"))
+
+
+def test_the_main_line_runs_without_going_further():
+    """No cell before the optional block uses a name only the block defines."""
+    start = further_start()
+    defined = set()
+    for cell in cells()[start:]:
+        if cell["cell_type"] == "code":
+            defined |= set(re.findall(r"^(\w+) =", source(cell), re.MULTILINE))
+    assert {"W", "learned", "roll3", "rolled"} <= defined
+    main = "\n".join(source(c) for c in cells()[:start] if c["cell_type"] == "code")
+    main = re.sub(r"#.*", "", main)  # comments name no variables
+    used = set(re.findall(r"\b(\w+)\b(?!\s*=[^=])", main))  # not a keyword=
+    assert not (defined & used), defined & used
+
+
+def test_library_source_is_linked_not_printed():
+    code = "\n".join(source(c) for c in cells() if c["cell_type"] == "code")
+    assert "getsource" not in code and "import inspect" not in code
+    section = source(by_id("why-sines-31"))
+    assert "[`posenc_lib/properties.py`](../posenc_lib/properties.py)" in section
+    for cell in cells():
+        for target in re.findall(r"\]\((\.\./[^)#\s]+)\)", source(cell)):
+            assert (NOTEBOOK.parent / target).is_file(), target
+
+
+def test_the_2000_row_check_prints_the_shortcut_and_the_brute_force():
+    shown = "{'every pair': 1.0147, 'q - p': 1, 'shortcut': 1.0147}"
+    assert printed(by_id("why-sines-34")).strip() == shown
+    assert "min_row_distance(sinusoidal_positions(range(2000)" in source(
+        by_id("why-sines-34")
+    )

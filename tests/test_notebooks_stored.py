@@ -270,3 +270,30 @@ def test_links_to_notebooks_point_to_existing_files(path):
             assert (path.parent / target).exists(), (
                 f"{_name(path)}: broken link {target}"
             )
+
+
+SOURCE_LINK = re.compile(r"\]\((\.\./[^)\s#]+)(?:#[^)]*)?\)")  # out of notebooks/
+
+
+def _lab_root():
+    """The folder ``make lab`` serves (its ``--ServerApp.root_dir``)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    found = re.findall(r"--ServerApp\.root_dir=(\S+)", makefile)
+    assert len(found) == 1, found
+    return (ROOT / found[0]).resolve()
+
+
+@notebook
+def test_links_out_of_notebooks_open_in_the_served_lab(path):
+    """A link to the library's source names a file that ``make lab`` serves."""
+    root = _lab_root()
+    for cell in _load(path)["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        for target in SOURCE_LINK.findall(_source(cell)):
+            resolved = (path.parent / target).resolve()
+            assert resolved.is_file(), f"{_name(path)}: broken link {target}"
+            assert resolved.is_relative_to(root), (
+                f"{_name(path)}: {target} lies outside the folder make lab serves"
+                f" ({root})"
+            )
