@@ -65,6 +65,13 @@ def solution(tmp_path, source):
     return str(path)
 
 
+def run_lesson_with(tmp_path, source):
+    """`posenc run --solution` with ``source`` on the lesson's script, 0.5 s a
+    call (posenc's own 60 s timeout only catches a hang)."""
+    path = solution(tmp_path, source)
+    return posenc("run", "--solution", path, "--time-limit", "0.5", LESSON)
+
+
 SOLUTIONS = {
     "sys.exit(0)-in-pos_encoding": (
         "import sys\ndef pos_encoding(pos, d):\n    sys.exit(0)\n",
@@ -97,8 +104,7 @@ SOLUTIONS = {
 @pytest.mark.parametrize("case", SOLUTIONS, ids=str)
 def test_whatever_a_solution_does_is_a_line_n_error(tmp_path, case):
     source, message = SOLUTIONS[case]
-    path = solution(tmp_path, source)
-    status, out, err = posenc("run", "--solution", path, "--time-limit", "0.5", LESSON)
+    status, out, err = run_lesson_with(tmp_path, source)
     assert (status, out, err) == (2, FIRST, message + "\n")
 
 
@@ -133,8 +139,7 @@ def test_a_solution_that_swallows_every_timeout_is_given_up_on(tmp_path):
         "    signal.signal(signal.SIGALRM, swallow)\n"
         "    while True:\n        time.sleep(0.001)\n"
     )
-    path = solution(tmp_path, source)  # posenc's 60 s timeout catches a hang
-    status, out, err = posenc("run", "--solution", path, "--time-limit", "0.5", LESSON)
+    status, out, err = run_lesson_with(tmp_path, source)
     assert (status, out, err) == (2, FIRST, GAVE_UP)
 
 
@@ -150,8 +155,7 @@ def test_nested_bare_excepts_are_stopped_or_given_up_on(tmp_path):
         "def pos_encoding(pos, d):\n    while True:\n        try:\n"
         "            inner()\n        except BaseException:\n            continue\n"
     )
-    path = solution(tmp_path, source)  # posenc's 60 s timeout catches a hang
-    status, out, err = posenc("run", "--solution", path, "--time-limit", "0.5", LESSON)
+    status, out, err = run_lesson_with(tmp_path, source)
     assert (status, out) == (2, FIRST)
     assert err in (STOPPED, GAVE_UP)
 
