@@ -378,3 +378,20 @@ def test_the_divisor_four_ways():
         np.testing.assert_allclose(
             MISTAKES["integer-division"](pos, 6), np.tile(pos_encoding(pos, 2), 3)
         )
+
+
+def test_integer_power_drifts_two_turns_by_row_799(tables, right):
+    """Section 7: frequencies slightly off, yet 1.998 from PE: the error adds up."""
+    cell = next(c for c in _cells() if c.get("id") == "04-power-drift")
+    shown = float(cell.outputs[0]["data"]["text/plain"])
+    # pair 1's angle per position: 1/3 (divisor truncated) against 1/10000**(2/16)
+    wrong = np.arctan2(*tables["integer-power"][799, 2:4])
+    right_angle = np.arctan2(*right[799, 2:4])
+    drift = 799 * (1 / 3 - 1 / 10000 ** (2 / 16))
+    assert shown == 13.67 and abs(shown - drift) < 0.005  # shown to 2 decimals
+    assert 2 * (2 * math.pi) < drift < 3 * (2 * math.pi)  # more than two whole turns
+    # the tables' own angles differ by the drift, up to whole turns
+    assert math.isclose(
+        math.remainder(wrong - right_angle - drift, 2 * math.pi), 0, abs_tol=1e-9
+    )
+    assert round(np.abs(tables["integer-power"] - right).max(), 3) == 1.998

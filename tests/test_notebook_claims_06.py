@@ -6,6 +6,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
+from notebook_reading import markdown
 
 from posenc_lib import offset_similarity, rotation_matrix, sinusoidal_positions
 from posenc_lib.attention import (
@@ -136,6 +137,20 @@ def test_random_embedding_rows_are_nearly_perpendicular_to_the_encoding():
     assert typical[0] > typical[1] > typical[2] < 0.05
     for t, d in zip(typical, (16, 64, 512), strict=True):
         assert t * np.sqrt(d) == pytest.approx(1.0, rel=0.05)
+
+
+def test_the_why_x_dot_p_spreads_about_0_7_at_every_width():
+    """The answer's reason: x . p has spread about sqrt(1/2) whatever the width,
+    while |x| |p| is about sqrt(d_model / 2)."""
+    for d in (16, 64, 512):
+        x, pe = init_embedding(1000, d), sinusoidal_positions(range(1000), d)
+        spread = np.sqrt(np.mean(np.einsum("rk,rk->r", x, pe) ** 2))
+        assert spread == pytest.approx(np.sqrt(1 / 2), rel=0.05)
+        lengths = np.linalg.norm(x, axis=1) * np.linalg.norm(pe, axis=1)
+        assert lengths.mean() == pytest.approx(np.sqrt(d / 2), rel=0.05)
+    text = " ".join(markdown(NOTEBOOK).split())
+    assert r"$\sqrt{1/2} \approx 0.7$ at every width" in text
+    assert "(the cross terms above were 0.47 and −0.16)" in text
 
 
 def test_concatenating_costs_four_times_the_projection_parameters():
