@@ -147,7 +147,10 @@ def test_figures_at_presentation_scale_have_large_text(lecture):
 def test_the_route_covers_embeddings_and_the_look_back_payoff(lecture):
     steps = "\n".join(source.splitlines()[0] for _, source in _steps(lecture))
     assert "row of a table" in steps and "01_embeddings" in _steps(lecture)[0][1]
-    assert "look 3 tokens back" in steps
+    assert "attention scores through $R(3)$" in steps
+    # said on the answer slide, after the prediction, not in the step's heading
+    answer = next(c.source for c in lecture.cells if "can look 3 tokens" in c.source)
+    assert "$q = p - 3$" in answer and "look 3 tokens back" not in steps
     code = "\n".join(c.source for c in lecture.cells if c.cell_type == "code")
     for shown in ("lookup(table", "one_hot(", "X @ table", "look_back_heatmaps("):
         assert shown in code, shown
