@@ -46,6 +46,7 @@ from .validation import (
     check_permutation,
     check_position,
     check_positions,
+    check_sequence,
     describe,
 )
 
@@ -359,10 +360,7 @@ def rope(x, positions, *, base=10000.0, layout="interleaved"):
     positions = check_positions(positions)  # (n,)
     layout = check_choice(layout, "layout", ROPE_LAYOUTS)
     first, second = _rope_pairs(layout, x.shape[1])  # (d // 2,) each
-    if len(positions) != len(x):
-        raise ValueError(
-            f"positions has length {len(positions)}, must be {len(x)} (rows of x)."
-        )
+    check_sequence(positions, "positions", length=len(x), per=" (rows of x)")
     sin, cos = exact_sin_cos(positions, x.shape[1], base)  # (n, d // 2) each
     px, py = x[:, first], x[:, second]  # (n, d // 2) each: the pairs' x and y
     out = np.empty_like(x)  # (n, d)

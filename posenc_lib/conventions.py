@@ -46,6 +46,7 @@ from .validation import (
     check_choice,
     check_d_model,
     check_positions,
+    check_sequence,
     check_table,
     describe,
 )
@@ -548,11 +549,7 @@ def identify_encoding(table, *, positions=None):
     if positions is None:
         positions = np.arange(len(table))
     positions = check_positions(positions)  # (n,)
-    if len(positions) != len(table):
-        raise ValueError(
-            f"positions has length {len(positions)}, must be {len(table)} "
-            "(rows of table)."
-        )
+    check_sequence(positions, "positions", length=len(table), per=" (rows of table)")
     tolerance = _TOLERANCE.get(dtype, _DEFAULT_TOLERANCE)
     floor = _noise_floor(dtype, positions, tolerance)
     candidates = [

@@ -188,14 +188,12 @@ def init_embedding(vocab_size, d_model, *, seed=0):
 def _check_rows(rows, name, shape=None):
     """``rows`` as a finite float 2-D array (of ``shape``, if given), no zero row;
     TypeError or ValueError naming ``name`` otherwise."""
-    array = check_table(rows, name, what="(n, d), one vector per row")
+    what = "(n, d), one vector per row"
+    array = check_table(rows, name, what=what, finite=True).astype(np.float64)
     if shape is not None and array.shape != shape:
         raise ValueError(
             f"{name} has shape {array.shape}, must be {shape}, the shape of a."
         )
-    array = array.astype(np.float64)  # (n, d)
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} holds inf or nan, must be finite numbers.")
     if not np.any(array, axis=1).all():
         row = int(np.flatnonzero(~np.any(array, axis=1))[0])
         raise ValueError(

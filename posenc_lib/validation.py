@@ -32,6 +32,7 @@ __all__ = [
     "check_position",
     "check_positions",
     "check_positive",
+    "check_sequence",
     "check_table",
     "check_tables",
     "check_token_ids",
@@ -258,6 +259,32 @@ def check_instance(value, name, kind, *, what):
     return value
 
 
+def check_sequence(values, name, *, what="a sequence", length=None, per=""):
+    """Return ``values`` if it is a sized sequence (not a string) of ``length``
+    items, if given; TypeError or ValueError naming ``name`` otherwise.
+
+    ``what`` says what was expected, ``per`` why that length (for the messages).
+
+    Examples
+    --------
+    >>> check_sequence(["a", "b"], "words", what="a list of str", length=2)
+    ['a', 'b']
+    >>> check_sequence("ab", "words", what="a list of str")
+    Traceback (most recent call last):
+    ...
+    TypeError: words == 'ab' (str), must be a list of str.
+    >>> check_sequence([1, 2], "positions", length=3, per=" (rows of x)")
+    Traceback (most recent call last):
+    ...
+    ValueError: positions has length 2, must be 3 (rows of x).
+    """
+    if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} == {describe(values)}, must be {what}.")
+    if length is not None and len(values) != length:
+        raise ValueError(f"{name} has length {len(values)}, must be {length}{per}.")
+    return values
+
+
 def check_choice(value, name, choices):
     """Return ``value`` if it is one of the strings ``choices``, or raise naming them.
 
@@ -323,8 +350,7 @@ def _as_1d_integers(values, name, one, below=2**63):
     element must be below ``below``.
     """
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
-    if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
-        raise TypeError(f"{name} == {describe(values)}, must be {many}.")
+    check_sequence(values, name, what=many)
     try:
         array = None if isinstance(values, range) else np.asarray(values)
     except ValueError:

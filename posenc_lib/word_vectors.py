@@ -29,6 +29,7 @@ from .attention import softmax
 from .validation import (
     check_integer,
     check_positive,
+    check_sequence,
     check_table,
     check_token_ids,
     describe,
@@ -81,13 +82,8 @@ def _check_words(words, name, what="str"):
 
 def _check_length(values, name, n, rows):
     """``values`` as a list of length ``n`` (one per row of ``rows``)."""
-    if isinstance(values, str) or not hasattr(values, "__len__"):
-        raise TypeError(f"{name} == {describe(values)}, must be a list, one per row.")
-    if len(values) != n:
-        raise ValueError(
-            f"{name} has length {len(values)}, must be {n} (rows of {rows})."
-        )
-    return list(values)
+    what, per = "a list, one per row", f" (rows of {rows})"
+    return list(check_sequence(values, name, what=what, length=n, per=per))
 
 
 def vocabulary(sentences):

@@ -310,8 +310,8 @@ def test_random_rows_are_nearly_perpendicular_to_the_encoding():
         ([[0.0, 0.0]], [[1.0, 0.0]], ValueError, "a[0] is all zeros, must not be"),
         ([[1.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]], ValueError, "b has shape (2, 2)"),
         ([[1.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]], ValueError, "b[1] is all"),
-        ([[np.inf, 0.0]], [[1.0, 0.0]], ValueError, "a holds inf or nan, must be"),
-        ([[1.0, 0.0]], [[np.nan, 0.0]], ValueError, "b holds inf or nan, must be"),
+        ([[np.inf, 0.0]], [[1.0, 0.0]], ValueError, "a[0, 0] == inf, must be a finite"),
+        ([[1.0, 0.0]], [[np.nan, 0.0]], ValueError, "b[0, 0] == nan, must be a finite"),
     ],
     ids=["1-D", "widths", "strings", "zero-a", "rows", "zero-b", "inf", "nan"],
 )

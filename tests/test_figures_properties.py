@@ -298,7 +298,7 @@ def _stage(n_arrows=1):
         (
             lambda: show_pair_shift(*_stage(2), 1, d_model=4, pair=1, starts=[0]),
             ValueError,
-            "arrows has 2 arrows, must have one per start (1).",
+            "arrows has length 2, must be 1: one per start.",
         ),
         (
             lambda: show_pair_shift(

@@ -20,7 +20,7 @@ from ..validation import (
     check_instance,
     check_integer,
     check_positions,
-    describe,
+    check_sequence,
 )
 from .describe import describe_figure
 from .style import check_axes
@@ -224,15 +224,12 @@ def _check_arrows(arrows, n_starts):
     """``arrows`` as a list of ``n_starts`` Annotations (from draw_pair_stage)."""
     what = "a list of arrows from draw_pair_stage, one per start"
     one = "an arrow from draw_pair_stage (a matplotlib Annotation)"
-    if isinstance(arrows, str) or not hasattr(arrows, "__len__"):
-        raise TypeError(f"arrows == {describe(arrows)}, must be {what}.")
+    check_sequence(arrows, "arrows", what=what)
     for index, arrow in enumerate(arrows):
         check_instance(arrow, f"arrows[{index}]", Annotation, what=one)
-    if len(arrows) != n_starts:
-        raise ValueError(
-            f"arrows has {len(arrows)} arrows, must have one per start ({n_starts})."
-        )
-    return list(arrows)
+    return list(
+        check_sequence(arrows, "arrows", length=n_starts, per=": one per start")
+    )
 
 
 def pair_shift_title(offset, *, d_model, pair):

@@ -5,7 +5,11 @@ This module imports matplotlib; ``import posenc_lib`` never imports it.
 
 import numpy as np
 
-from ..validation import check_table, describe
+from ..validation import (
+    check_sequence,
+    check_table,
+    describe,
+)
 from .style import new_axes
 
 __all__ = ["plot_word_vectors"]
@@ -33,15 +37,9 @@ def _check_points(points):
 
 def _check_per_word(values, name, n_words, *, one):
     """``values`` as a list of ``n_words`` items (not a string): one per word."""
-    if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
-        raise TypeError(
-            f"{name} == {describe(values)}, must be a sequence of {one}, one per point."
-        )
-    if len(values) != n_words:
-        raise ValueError(
-            f"{name} has length {len(values)}, must be {n_words}: one per point."
-        )
-    return list(values)
+    what = f"a sequence of {one}, one per point"
+    per = ": one per point"
+    return list(check_sequence(values, name, what=what, length=n_words, per=per))
 
 
 def _check_labels(words, groups, n_words):

@@ -16,9 +16,9 @@ from ..validation import (
     check_index,
     check_integer,
     check_positive,
+    check_sequence,
     check_table,
     check_vector,
-    describe,
 )
 from .describe import describe_figure
 from .style import _check_rows, heatmap, new_axes
@@ -139,10 +139,7 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     table = check_table(table, what=_TABLE, finite=True)  # (n_positions, d_model)
     n_positions, d_model = table.shape
     omega = frequencies(d_model, base)  # (d_model // 2,)
-    if isinstance(columns, str) or not hasattr(columns, "__len__"):
-        raise TypeError(
-            f"columns == {describe(columns)}, must be a sequence of column indices."
-        )
+    check_sequence(columns, "columns", what="a sequence of column indices")
     columns = [
         check_index(k, f"columns[{number}]", d_model, what="d_model")
         for number, k in enumerate(columns)

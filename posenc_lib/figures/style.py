@@ -31,6 +31,7 @@ from ..validation import (
     check_instance,
     check_positions,
     check_positive,
+    check_sequence,
     check_table,
     describe,
 )
@@ -261,8 +262,7 @@ def _check_figsize(figsize):
     if figsize is None:
         return None
     expected = "must be (width, height) in inches, or None"
-    if isinstance(figsize, str) or not hasattr(figsize, "__len__"):
-        raise TypeError(f"figsize == {describe(figsize)}, {expected}.")
+    check_sequence(figsize, "figsize", what=expected.removeprefix("must be "))
     if len(figsize) != 2:
         raise ValueError(f"figsize == {describe(figsize)}, {expected}.")
     return tuple(check_positive(x, f"figsize[{i}]") for i, x in enumerate(figsize))
@@ -318,10 +318,7 @@ def _check_rows(rows, n_rows, name="rows"):
     if rows is None:
         return None
     rows = check_positions(rows, name)  # (n_rows,)
-    if len(rows) != n_rows:
-        raise ValueError(
-            f"{name} has length {len(rows)}, must be {n_rows}: one label per row."
-        )
+    check_sequence(rows, name, length=n_rows, per=": one label per row")
     steps = np.diff(rows)  # (n_rows - 1,)
     if len(steps) and (steps[0] <= 0 or np.any(steps != steps[0])):
         raise ValueError(
