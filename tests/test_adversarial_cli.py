@@ -128,16 +128,17 @@ STOPPED = (
 def test_a_solution_that_swallows_every_timeout_is_given_up_on(tmp_path):
     # it wraps the guard's SIGALRM handler and swallows what it raises (and hands
     # it no frame to trace), so no TimeLimitExceeded ever reaches its loop; the
-    # handler still runs, and 2 s past the limit it ends the child
+    # handler still runs (each alarm wakes signal.pause()), and 2 s past the limit
+    # it ends the child
     source = (
-        "import signal, time\n"
+        "import signal\n"
         "def pos_encoding(pos, d):\n"
         "    guards = signal.getsignal(signal.SIGALRM)\n"
         "    def swallow(signum, frame):\n"
         "        try:\n            guards(signum, None)\n"
         "        except BaseException:\n            pass\n"
         "    signal.signal(signal.SIGALRM, swallow)\n"
-        "    while True:\n        time.sleep(0.001)\n"
+        "    while True:\n        signal.pause()\n"
     )
     status, out, err = run_lesson_with(tmp_path, source)
     assert (status, out, err) == (2, FIRST, GAVE_UP)

@@ -47,21 +47,25 @@ def _open_and_run(page, lab_server, name):
     assert error_outputs(page, allowed=_allowed_errors(name)) == []
 
 
+def _arrow_steps(page, root, name, shown_after):
+    """Press ArrowRight on slider ``name`` once per entry of ``shown_after`` (what
+    the widget shows after that step); the time each step took to be drawn."""
+    return [key_step(page, root, name, "ArrowRight", text) for text in shown_after]
+
+
 def drive_position_explorer(page, root, report, host):
     """Step ``pos`` and ``d_model`` by keyboard; the table is posenc_lib's."""
     pos, d_model = map(int, shown(page, root).split(","))
     assert accessible(page, root)["sliders"] == [["pos", "pos"], ["d_model", "d_model"]]
-    times = []
-    for _ in range(20):
-        pos += 1
-        times.append(key_step(page, root, "pos", "ArrowRight", f"{pos},{d_model}"))
+    shown_after = [f"{pos + step},{d_model}" for step in range(1, 21)]
+    times = _arrow_steps(page, root, "pos", shown_after)
+    pos += 20
     report(summary(f"{host} chapter 02, pos key steps", times))
     assert table_rows(page, root) == expected_rows(pos, d_model)
     top = page.locator(f"{root} .posenc-pictures").bounding_box()["y"]
-    times = []
-    for _ in range(20):
-        d_model += 2
-        times.append(key_step(page, root, "d_model", "ArrowRight", f"{pos},{d_model}"))
+    shown_after = [f"{pos},{d_model + 2 * step}" for step in range(1, 21)]
+    times = _arrow_steps(page, root, "d_model", shown_after)
+    d_model += 40
     report(summary(f"{host} chapter 02, d_model key steps", times))
     assert table_rows(page, root) == expected_rows(pos, d_model)
     key_step(page, root, "d_model", "End", f"{pos},64")  # the widest table
