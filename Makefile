@@ -9,13 +9,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SETUP  := scripts/setup_env.py
 # what every environment's stamp depends on
-SETUP_INPUTS := pyproject.toml $(SETUP) scripts/jupyterlab-overrides.json
+SETUP_INPUTS := pyproject.toml tools/pyproject.toml $(SETUP) scripts/jupyterlab-overrides.json
 HOST   := 127.0.0.1
 PORT   ?= 8888
 VOILA_PORT ?= 8866
 
 # The whole suite: the library's tests and doctests, and every notebook under nbval.
-PYTEST := -m pytest posenc_lib tests notebooks --nbval --nbval-current-env \
+PYTEST := -m pytest posenc_lib tools tests notebooks --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
 
 .PHONY: lab test test-oldest test-baseline-simd test-latest lock notebooks explorer site slides bench \
@@ -84,7 +84,7 @@ lock:
 
 # Re-execute every notebook in a fresh kernel and store normalised outputs.
 notebooks: $(STAMP)
-	$(BIN)/python scripts/run_notebooks.py
+	$(BIN)/python -m posenc_tools.run_notebooks
 
 # Serve the lecture explorer as a standalone app (code hidden) with Voila; the
 # template in share/jupyter/voila/templates/posenc fetches nothing from the internet.
@@ -104,17 +104,17 @@ explorer: $(STAMP)
 # executed): open site/index.html, no server needed. Sliders work without a kernel;
 # MathJax comes from the npm registry (fetched once into .site-cache/ with npm).
 site: $(STAMP)
-	$(BIN)/python scripts/build_site.py
+	$(BIN)/python -m posenc_tools.build_site
 
 # The lecture as reveal.js slides, offline: slides/lecture.slides.html (npm fetches
 # reveal.js, MathJax, require.js and jQuery once into build/slides-cache).
 slides: $(STAMP)
-	$(BIN)/python scripts/build_slides.py
+	$(BIN)/python -m posenc_tools.build_slides
 
 # The course as one PDF, offline: pdf/posenc-course.pdf, the site's pages printed by
 # headless Chromium (answers open, code wrapped); needs npm once, as make site.
 pdf: $(STAMP) browser-deps
-	$(BIN)/python scripts/build_pdf.py
+	$(BIN)/python -m posenc_tools.build_pdf
 
 # Time sinusoidal_positions against the usual recipes; writes benchmarks/results.*
 bench: $(STAMP)
@@ -126,7 +126,7 @@ bench-grading: $(STAMP)
 
 # Regenerate notebooks/05_exercise.ipynb from its source, notebooks/solutions/.
 solutions: $(STAMP)
-	$(BIN)/python scripts/make_exercise.py
+	$(BIN)/python -m posenc_tools.make_exercise
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

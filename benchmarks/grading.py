@@ -28,15 +28,16 @@ from pathlib import Path
 import nbformat
 from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
+from posenc_tools.grading import TASKS
+from posenc_tools.grading.box import BoxKernelManager, make_stub
+from posenc_tools.kernel import WARM_UP, CurrentEnvKernelManager
+from posenc_tools.make_submissions import (
+    POS_ENCODING_KINDS,
+    make_notebook,
+    write_submissions,
+)
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "scripts"))
-from make_submissions import POS_ENCODING_KINDS, make_notebook, write_submissions  # noqa: E402
-
-from posenc_lib.grading import TASKS  # noqa: E402
-from posenc_lib.grading.box import BoxKernelManager, make_stub  # noqa: E402
-from posenc_lib.grading.kernel import WARM_UP, CurrentEnvKernelManager  # noqa: E402
-
 KINDS = (*POS_ENCODING_KINDS, "added-to-table")
 CHECKS = (
     "from posenc_lib.exercise import checkers\n"
@@ -49,7 +50,7 @@ REFERENCE = f"""\
 import sys, tempfile
 import nbformat
 from nbclient import NotebookClient
-from posenc_lib.grading.kernel import CurrentEnvKernelManager
+from posenc_tools.kernel import CurrentEnvKernelManager
 nb = nbformat.read(sys.argv[1], as_version=4)
 nb.cells.append(nbformat.v4.new_code_cell({CHECKS!r}))
 with tempfile.TemporaryDirectory() as folder:
@@ -141,7 +142,9 @@ def main(argv=None):
         folder = Path(tmp) / "class"
         write_submissions(folder, KINDS, args.count)
         worker_import = statistics.median(
-            _seconds([sys.executable, "-c", "import posenc_lib.grading._grade_worker"])
+            _seconds(
+                [sys.executable, "-c", "import posenc_tools.grading._grade_worker"]
+            )
             for _ in range(3)
         )
         cold, warm = _median_parts(warm=False), _median_parts(warm=True)
@@ -177,8 +180,8 @@ def _report(args, times, reference, parts, load_before):
         "# Grading a class: measured by `make bench-grading`",
         "",
         f"{count} generated submissions of chapter 05 (the right answer and each of "
-        "chapter 04's mistakes, in turn; `scripts/make_submissions.py --kinds "
-        f"mistakes`), graded on this machine. Wall clock; `posenc grade` ran "
+        "chapter 04's mistakes, in turn; `python -m posenc_tools.make_submissions "
+        f"--kinds mistakes`), graded on this machine. Wall clock; `posenc grade` ran "
         f"{args.rounds} rounds (best, and worst in brackets), the reference one.",
         "",
         f"- {os.cpu_count()} cores; Python {platform.python_version()}, "

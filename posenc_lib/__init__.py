@@ -6,7 +6,7 @@ Import what you need from here:
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-The package has four rooms, one per audience:
+The package has three rooms:
 
 - here, at the top level, the maths a learner reads: :mod:`~posenc_lib.positional`
   (the formula), :mod:`~posenc_lib.embedding` (the table lookup),
@@ -18,8 +18,10 @@ The package has four rooms, one per audience:
   checks) and :mod:`~posenc_lib.formatting` (how numbers are printed);
 - :mod:`posenc_lib.exercise`: the learner's exercise (chapter 05): the command
   language, the checkers, ``posenc run``;
-- :mod:`posenc_lib.figures`: the chapters' figures and sliders;
-- :mod:`posenc_lib.grading`: grading a class, for lecturers (``posenc grade``).
+- :mod:`posenc_lib.figures`: the chapters' figures and sliders.
+
+Grading a class (``posenc grade``) is one of the course's tools, outside this
+package (``tools/posenc_tools`` in the course's folder).
 
 This room imports no other: ``import posenc_lib`` loads numpy and the maths
 modules only. ``posenc_lib.figures`` imports matplotlib (and ipywidgets for its

@@ -13,7 +13,7 @@ another Python made is made again. uv (a pinned release from PyPI, installed
 into the environment by its own pip) does the installing; if uv cannot be
 installed, or ``POSENC_NO_UV=1``, pip does it instead, after a one-line notice.
 
-- ``locked``: ``uv sync --locked --extra dev``: exactly the versions of
+- ``locked``: ``uv sync --locked --all-packages --extra dev``: exactly the versions of
   ``uv.lock`` (one universal lock for every Python and OS the project supports),
   and the project itself, editable. pip installs ``requirements/lock.txt``
   instead, the same versions exported from ``uv.lock``, then ``--no-deps -e .``.
@@ -56,7 +56,7 @@ LOCK_HEADER = """\
 """
 # uv.lock as requirements/lock.txt; tests/test_environment.py runs the same
 EXPORT = ["export", "--frozen", "--format", "requirements-txt", "--extra", "dev"]
-EXPORT += ["--no-hashes", "--no-emit-project", "--no-header"]
+EXPORT += ["--all-packages", "--no-hashes", "--no-emit-workspace", "--no-header"]
 
 
 def check_python(version_info=sys.version_info, executable=sys.executable):
@@ -157,13 +157,15 @@ def install_commands(venv, python, mode):
         # PYTHONDONTWRITEBYTECODE set, every start of Jupyter compiles it all again
         install = [str(uv), "pip", "install", "--quiet", "--compile-bytecode"]
         install += ["--python", str(python)]
+    projects = ["-e", ".", "-e", "tools"]  # posenc-lib and the course's tools
     if mode == "latest":
-        return [install + ["--upgrade", "-e", ".[dev]"]]
+        return [install + ["--upgrade", "-e", ".[dev]", "-e", "tools"]]
     if mode == "locked" and uv is not None:
-        sync = [str(uv), "sync", "--locked", "--extra", "dev", "--quiet"]
+        sync = [str(uv), "sync", "--locked", "--all-packages", "--extra", "dev"]
+        sync += ["--quiet"]
         return [sync + ["--compile-bytecode", "--no-python-downloads"]]
     requirements = {"locked": LOCK, "oldest": OLDEST}[mode]
-    return [install + ["-r", requirements], install + ["--no-deps", "-e", "."]]
+    return [install + ["-r", requirements], install + ["--no-deps", *projects]]
 
 
 def setup(venv, mode):
@@ -203,7 +205,8 @@ def lock(upgrade=False):
     (ROOT / MINIMUMS).write_text(MINIMUMS_HEADER + "\n".join(minimums) + "\n")
     compile_ = [str(uv), "pip", "compile", "--quiet", "--universal"]
     compile_ += ["--python-version", OLDEST_PYTHON, "--custom-compile-command"]
-    compile_ += ["make lock", "pyproject.toml", "--extra", "dev", *upgrade_]
+    compile_ += ["make lock", "pyproject.toml", "tools/pyproject.toml"]
+    compile_ += ["--extra", "dev", *upgrade_]
     run(*compile_, "--constraint", MINIMUMS, "-o", OLDEST)
 
 

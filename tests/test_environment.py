@@ -40,16 +40,16 @@ def _name(requirement):
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _pyproject():
-    with open(ROOT / "pyproject.toml", "rb") as file:
+def _pyproject(folder=ROOT):
+    with open(folder / "pyproject.toml", "rb") as file:
         return tomllib.load(file)["project"]
 
 
 def _declared():
-    """``{name: Requirement}`` for the runtime dependencies and the extras."""
-    project = _pyproject()
+    """``{name: Requirement}``: the runtime dependencies, the dev extra, the tools'."""
+    project, tools = _pyproject(), _pyproject(ROOT / "tools")
     extras = project["optional-dependencies"]
-    requirements = project["dependencies"] + extras["dev"] + extras["grade"]
+    requirements = project["dependencies"] + extras["dev"] + tools["dependencies"]
     return {_name(req): Requirement(req) for req in requirements}
 
 
@@ -146,12 +146,12 @@ NO_UV = "uv is not in this environment (the conda route, or POSENC_NO_UV=1)"
 
 
 def _uv_lock_versions():
-    """``{(name, Version)}``: every package of uv.lock but the project itself."""
+    """``{(name, Version)}``: every package of uv.lock but the course's own two."""
     with open(ROOT / setup_env.UV_LOCK, "rb") as file:
         packages = tomllib.load(file)["package"]
-    project = _pyproject()["name"]
+    ours = {_pyproject()["name"], _pyproject(ROOT / "tools")["name"]}
     return {
-        (p["name"], Version(p["version"])) for p in packages if p["name"] != project
+        (p["name"], Version(p["version"])) for p in packages if p["name"] not in ours
     }
 
 
@@ -238,7 +238,7 @@ def test_environment_yml_gives_a_reason_for_every_entry():
 def test_environment_yml_installs_the_package_itself_from_conda_forge():
     text = (ROOT / "environment.yml").read_text()
     requirements = [requirement for requirement, _ in _environment_entries()]
-    assert "-e ." in requirements
+    assert {"-e .", "-e ./tools"} <= set(requirements)
     assert f"python>={setup_env.OLDEST_PYTHON}" in requirements
     assert re.search(r"channels:\n  - conda-forge\n", text)
 

@@ -1,23 +1,17 @@
 """The exercise notebooks: one source; stubs in the learner's, answers in the other."""
 
-import importlib.util
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
 from notebook_reading import outputs
+from posenc_tools import make_exercise
 
 from posenc_lib.exercise import (
     check_lookup,
     check_pos_encoding,
     check_sinusoidal_positions,
 )
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_exercise.py"
-spec = importlib.util.spec_from_file_location("make_exercise", SCRIPT)
-make_exercise = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(make_exercise)
 
 CHECKERS = {
     "lookup": check_lookup,
@@ -51,7 +45,7 @@ def test_learner_notebook_is_generated_from_the_solution(solution, learner):
     expected = make_exercise.learner_notebook(solution)
     assert make_exercise.sources(learner) == make_exercise.sources(expected), (
         "notebooks/05_exercise.ipynb has drifted from its source: run "
-        "python scripts/make_exercise.py, then scripts/run_notebooks.py on it."
+        "make solutions, then make notebooks."
     )
 
 

@@ -1,7 +1,7 @@
 """The lecture kit: notebooks/lecture.ipynb, its live twin, and the slides' input.
 
 - ``lecture_live.ipynb`` is generated from ``lecture.ipynb`` by the exercise's
-  script (``scripts/make_exercise.py``, ``make solutions``) and must not drift;
+  script (``posenc_tools.make_exercise``, ``make solutions``) and must not drift;
 - the route: minute marks 0:00 ... 0:50 in order, each step naming the chapter
   that holds the full story, slide metadata on every cell, instructor notes
   collapsed;
@@ -17,7 +17,6 @@
   any other widget into its still image.
 """
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -25,24 +24,13 @@ import nbformat
 import pytest
 from lecture_figures import colour_spans, figure_text_sizes
 from notebook_reading import outputs
+from posenc_tools import build_slides, make_exercise
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ROOT / "scripts"
 LECTURE = ROOT / "notebooks" / "lecture.ipynb"
 LIVE = ROOT / "notebooks" / "lecture_live.ipynb"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 MIN_PNG_TEXT_PX = 20  # >= 18 px on screen at a display ratio >= 0.9
-
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_exercise = _load("make_exercise")
-build_slides = _load("build_slides")
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +51,7 @@ def test_live_notebook_is_generated_from_the_lecture(lecture, live):
     expected = make_exercise.expected_notebook(LECTURE, LIVE)
     assert make_exercise.sources(live) == make_exercise.sources(expected), (
         "notebooks/lecture_live.ipynb has drifted from lecture.ipynb: run "
-        "make solutions, then scripts/run_notebooks.py on it."
+        "make solutions, then make notebooks."
     )
     assert (LECTURE, LIVE) in make_exercise.GENERATED
 

@@ -2,7 +2,7 @@
 
 nbval passes a notebook whose outputs were all cleared, never looks at PNGs, and
 cannot see inside widgets. These tests read the stored ``.ipynb`` files and fail
-when a notebook was not executed and normalised by ``scripts/run_notebooks.py``
+when a notebook was not executed and normalised by ``posenc_tools.run_notebooks``
 (``make notebooks``), or breaks a rule of the course:
 
 - every non-empty code cell has an execution count and outputs, and the counts
@@ -38,7 +38,7 @@ WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 IGNORE = "# NBVAL_IGNORE_OUTPUT"
 NO_OUTPUT = re.compile(r"^# no output: \S", re.MULTILINE)
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
-TIME_PLACEHOLDER = "[time]"  # what scripts/run_notebooks.py writes for a timing
+TIME_PLACEHOLDER = "[time]"  # what posenc_tools.run_notebooks writes for a timing
 # An absolute path (/home/me/..., C:\\Users\\...) after ANSI colour codes are
 # removed: a URL's "//host/..." and a ratio's "1/2" are not one.
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -37,7 +37,8 @@ def test_pip_installs_the_exported_lock_with_a_notice_when_uv_cannot_be(
     failing_python = "false"  # "python -m pip install uv" fails at once
     commands = setup_env.install_commands(tmp_path, failing_python, "locked")
     pip = ["false", "-m", "pip", "install", "--quiet"]
-    assert commands == [pip + ["-r", setup_env.LOCK], pip + ["--no-deps", "-e", "."]]
+    projects = ["-e", ".", "-e", "tools"]
+    assert commands == [pip + ["-r", setup_env.LOCK], pip + ["--no-deps", *projects]]
     notice = f"Could not install {setup_env.UV} from PyPI: installing with pip"
     assert capsys.readouterr().out == f"{notice} (slower).\n"
 
@@ -59,10 +60,8 @@ def venv_with_uv(tmp_path, monkeypatch):
 
 def test_locked_is_uv_sync_of_uv_lock_with_the_dev_extra(venv_with_uv):
     (command,) = setup_env.install_commands(venv_with_uv, "false", "locked")
-    assert command[:5] == [str(venv_with_uv / "bin" / "uv"), "sync", "--locked"] + [
-        "--extra",
-        "dev",
-    ]
+    uv = str(venv_with_uv / "bin" / "uv")
+    assert command[:6] == [uv, "sync", "--locked", "--all-packages", "--extra", "dev"]
     assert "--no-python-downloads" in command  # never a Python of uv's choosing
 
 
@@ -70,7 +69,7 @@ def test_oldest_installs_requirements_oldest_with_uv_pip(venv_with_uv):
     install, project = setup_env.install_commands(venv_with_uv, "false", "oldest")
     assert install[1:3] == ["pip", "install"]
     assert install[-2:] == ["-r", setup_env.OLDEST]
-    assert project[-3:] == ["--no-deps", "-e", "."]
+    assert project[-5:] == ["--no-deps", "-e", ".", "-e", "tools"]
 
 
 # --- an old Python, a stale .venv ---------------------------------------------

@@ -18,7 +18,7 @@ What is where:
 The lesson's mistakes that the checkers recognise live in the maths room,
 :mod:`posenc_lib.mistakes` (chapter 04 and :func:`posenc_lib.identify_encoding`
 use them too); :data:`MISTAKES` is re-exported here. Grading a whole class is
-the lecturer's room, :mod:`posenc_lib.grading`, which this room does not import.
+the course's tools (posenc_tools), which this package does not import.
 
 >>> from posenc_lib.exercise import check_pos_encoding
 >>> from posenc_lib import pos_encoding

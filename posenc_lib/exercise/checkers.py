@@ -29,7 +29,7 @@ function does (turn off the alarm, end the process with ``os._exit``) can hang
 or kill the caller, a notebook kernel included; what it prints is shown.
 ``isolated=False`` runs the check in the calling process instead: for a
 function that is not a learner's code, such as the grader's replay of one
-(:mod:`posenc_lib.grading.verdicts`).
+(the grader, ``posenc_tools.grading``).
 
 API
 ---

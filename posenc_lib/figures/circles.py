@@ -236,7 +236,7 @@ def pair_shift_title(offset, *, d_model, pair):
     """The title of a pair's circle shifted by ``offset``: how far it turns.
 
     :func:`show_pair_shift` sets it; the offline web edition's slider shows the
-    same text (``scripts/build_site.py``).
+    same text (``posenc_tools.build_site``).
 
     Examples
     --------

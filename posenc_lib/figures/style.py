@@ -3,7 +3,7 @@
 - :func:`setup_notebook`: every chapter's ``## Setup`` cell calls it. It fixes a
   small set of matplotlib defaults and, inside IPython, tells the inline backend
   to save PNGs with ``bbox_inches="tight"`` and **no** ``Software`` stamp, so a
-  re-executed notebook stores byte-identical images (``scripts/run_notebooks.py``).
+  re-executed notebook stores byte-identical images (``posenc_tools.run_notebooks``).
   Its ``scale`` (or the environment variable ``POSENC_SCALE``) enlarges every
   figure for a projector: ``scale="presentation"`` (``PRESENTATION_SCALE``) makes
   axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default

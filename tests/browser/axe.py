@@ -5,8 +5,6 @@ integrity) into ``.site-cache/``, beside MathJax, by the site's own fetcher; it 
 injected into the page under test and run there, offline.
 """
 
-import importlib.util
-import sys
 import tarfile
 from pathlib import Path
 
@@ -22,14 +20,9 @@ IMPACTS = ("critical", "serious", "moderate", "minor")
 
 
 def _build_site():
-    if "build_site" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "build_site", REPO / "scripts" / "build_site.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["build_site"] = module  # its dataclass looks itself up there
-        spec.loader.exec_module(module)
-    return sys.modules["build_site"]
+    from posenc_tools import build_site
+
+    return build_site
 
 
 def axe_source():

@@ -1,4 +1,4 @@
-"""scripts/build_pdf.py (make pdf): the course printed to one PDF, offline.
+"""posenc_tools.build_pdf (make pdf): the course printed to one PDF, offline.
 
 The site is built and every page printed by headless Chromium (about 40 s);
 the PDF must have pages, no code block wider than its sheet, and the text of a
@@ -16,7 +16,6 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "build_pdf.py"
 
 
 def _words(text):
@@ -42,7 +41,7 @@ def printed(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("pdf") / "course.pdf"
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--out", str(out)],
+        [sys.executable, "-m", "posenc_tools.build_pdf", "--out", str(out)],
         capture_output=True, text=True, cwd=ROOT, timeout=900,  # only a hang
     )  # fmt: skip
     reader = PdfReader(out)

@@ -12,7 +12,6 @@ import importlib
 import importlib.util
 import pkgutil
 import re
-import sys
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -22,18 +21,13 @@ from urllib.parse import unquote, urlparse
 import nbformat
 import pytest
 from pages import SIZES, assert_fits, assert_sliders_and_numbers_on_screen, widget_root
+from posenc_tools import build_site
 from test_explorer_lab import drive_explorer
 from test_notebook_sliders import drive_pair_circle, drive_position_explorer
 
 import posenc_lib
 
 REPO = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location(
-    "build_site", REPO / "scripts" / "build_site.py"
-)
-build_site = importlib.util.module_from_spec(_spec)
-sys.modules["build_site"] = build_site  # its dataclass looks itself up there
-_spec.loader.exec_module(build_site)
 
 BUILD_SECONDS = 120  # the issue: the site builds in under 2 minutes
 MAX_BYTES = 15_000_000  # the issue: the whole site weighs less than 15 MB

@@ -105,7 +105,8 @@ def _png_text_sizes():
 
 @pytest.fixture(scope="module")
 def slides(tmp_path_factory):
-    build_slides = _module("build_slides", ROOT / "scripts" / "build_slides.py")
+    from posenc_tools import build_slides
+
     html = build_slides.build(out=tmp_path_factory.mktemp("slides") / "slides")
     links = [line for line in html.read_text().splitlines() if "src=" in line]
     assert not [line for line in links if "https://" in line or "http://" in line]

@@ -1,7 +1,7 @@
 """Generate the notebooks with blanks from their sources: the one blanking mechanism.
 
-    python scripts/make_exercise.py           # rewrite every stale generated notebook
-    python scripts/make_exercise.py --check   # exit 1 if one is stale; write nothing
+    python -m posenc_tools.make_exercise          # rewrite each stale notebook
+    python -m posenc_tools.make_exercise --check  # exit 1 if one is stale
 
 Two notebooks are generated, each from a single source (edit only the source):
 
@@ -32,18 +32,18 @@ A generated notebook is its source with these changes, by cell tag:
 Only sources are generated (cell types, tags, ids and slide metadata are kept;
 outputs are empty). When the generated sources already match, the file is left
 untouched, so its stored outputs survive; after a rewrite, store fresh outputs
-with ``python scripts/run_notebooks.py <generated notebook>``.
+with ``python -m posenc_tools.run_notebooks <generated notebook>``.
 """
 
 import argparse
 import ast
 import copy
 import sys
-from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
+from posenc_tools import ROOT
+
 SOLUTION = ROOT / "notebooks" / "solutions" / "05_exercise.ipynb"
 LEARNER = ROOT / "notebooks" / "05_exercise.ipynb"
 LECTURE = ROOT / "notebooks" / "lecture.ipynb"
@@ -184,11 +184,11 @@ def update(source, generated, *, check=False):
             print(f"{name} is up to date with {source.relative_to(ROOT)}.")
             return True
     if check:
-        print(f"{name} is stale: run python scripts/make_exercise.py", file=sys.stderr)
+        print(f"{name} is stale: run make solutions", file=sys.stderr)
         return False
     nbformat.validate(expected)
     nbformat.write(expected, generated)
-    print(f"wrote {name}; now run python scripts/run_notebooks.py {name}")
+    print(f"wrote {name}; now run python -m posenc_tools.run_notebooks {name}")
     return False
 
 

@@ -5,7 +5,7 @@ it and :mod:`posenc_lib.exercise.guard`, nothing else of the library). It
 decides nothing: :func:`answer` calls the learner's function on the inputs the
 grader sent and reports, for each call, what came back (its type, its numbers,
 its ``repr``, whether it shares memory with an argument), what it raised, and
-how it changed its arguments. The grader (:mod:`posenc_lib.grading.verdicts`)
+how it changed its arguments. The grader (:mod:`posenc_tools.grading.verdicts`)
 compares and explains, in its own process.
 
 Whatever the learner's code did to this module or to numpy, it can only change
@@ -16,7 +16,7 @@ import json
 
 import numpy as np
 
-from ..exercise.guard import TimeLimitExceeded, guarded_call
+from posenc_lib.exercise.guard import TimeLimitExceeded, guarded_call
 
 __all__ = ["MAX_ITEMS", "answer", "decode", "encode"]
 

@@ -9,16 +9,16 @@ run in the grader's process on what the learner's functions returned.
 
 What is where:
 
-- :mod:`~posenc_lib.grading.grader`: :func:`grade`, :func:`merge`, the CSV and
+- :mod:`~posenc_tools.grading.grader`: :func:`grade`, :func:`merge`, the CSV and
   the feedback pages;
-- :mod:`~posenc_lib.grading.limits`: the graded tasks and :class:`Limits`;
-- :mod:`~posenc_lib.grading.submissions`: a readable, unique learner per file;
-- :mod:`~posenc_lib.grading.cli`: the ``posenc grade`` command line;
-- :mod:`~posenc_lib.grading.kernel`: kernels of this Python, shared with
-  ``scripts/run_notebooks.py``;
-- :mod:`~posenc_lib.grading.box`: the box around each learner's kernel, and
+- :mod:`~posenc_tools.grading.limits`: the graded tasks and :class:`Limits`;
+- :mod:`~posenc_tools.grading.submissions`: a readable, unique learner per file;
+- :mod:`~posenc_tools.grading.cli`: the ``posenc grade`` command line;
+- :mod:`~posenc_tools.kernel`: kernels of this Python, shared with
+  ``posenc_tools.run_notebooks``;
+- :mod:`~posenc_tools.grading.box`: the box around each learner's kernel, and
   ``_stub/``, the stand-in ``posenc_lib`` the box offers;
-- :mod:`~posenc_lib.grading.verdicts` (in the grader) and ``_runner.py`` (in
+- :mod:`~posenc_tools.grading.verdicts` (in the grader) and ``_runner.py`` (in
   the kernel): the kernel reports raw results, the grader decides;
 - ``_workers.py`` (the grader's side) and ``_grade_worker.py`` (the worker
   process): one worker per job, each learner in a fresh kernel.
@@ -26,7 +26,7 @@ What is where:
 The grader's names are loaded when first used, so ``posenc run`` (whose
 argument parser knows ``posenc grade``) never imports the grader:
 
->>> from posenc_lib.grading import TASKS
+>>> from posenc_tools.grading import TASKS
 >>> TASKS
 ('lookup', 'pos_encoding', 'sinusoidal_positions')
 """

@@ -20,7 +20,7 @@ JupyterLab), never as its text repr. Widget cells are found from the notebook
 JSON (the widget-view output, its text repr, the call in the cell's code), so
 moving the widget classes between modules changes nothing here.
 
-Usage: ``python scripts/build_site.py [--out DIR]``; MathJax's npm tarball is
+Usage: ``python -m posenc_tools.build_site [--out DIR]``; MathJax's npm tarball is
 kept in ``.site-cache/`` (``npm pack``, checked against its registry integrity).
 """
 
@@ -45,10 +45,10 @@ from nbconvert.preprocessors.sanitize import SanitizeHTML
 from posenc_lib.figures.browser import page_assets, static_html
 from posenc_lib.figures.explorer import Explorer
 from posenc_lib.figures.sliders import PairCircleExplorer, PositionExplorer
+from posenc_tools import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-SITE_FILES = ROOT / "scripts" / "site"
+SITE_FILES = Path(__file__).with_name("site")
 CACHE = ROOT / ".site-cache"
 
 #: The site's CSS (scripts/site/static): its chrome, and contrast and links that
@@ -320,7 +320,7 @@ def embed_widgets(notebook):
     carries the module that draws them (``page_assets``), so the page needs no
     other file. Works in place; returns the widgets' specs, in page order. Other
     widget outputs are left as they are. Used by this build and by
-    ``scripts/build_slides.py``.
+    ``posenc_tools.build_slides``.
     """
     specs = []
     for cell in notebook.cells:

@@ -1,4 +1,4 @@
-"""scripts/build_site.py: pages in course order, widget cells found and embedded
+"""posenc_tools.build_site: pages in course order, widget cells found and embedded
 with their state, links rewritten, and the sliders' numbers equal to posenc_lib's.
 
 The whole site is built once by ``tests/browser/test_site.py``; these tests check
@@ -11,24 +11,17 @@ import inspect
 import json
 import pkgutil
 import re
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
 import numpy as np
 import pytest
+from posenc_tools import ROOT, build_site
 
 import posenc_lib
 from posenc_lib import frequencies, offset_similarity, pos_encoding
 from posenc_lib.formatting import format_number
-
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "scripts" / "build_site.py"
-_spec = importlib.util.spec_from_file_location("build_site", SCRIPT)
-build_site = importlib.util.module_from_spec(_spec)
-sys.modules["build_site"] = build_site  # its dataclass looks itself up there
-_spec.loader.exec_module(build_site)
 
 WIDGET = build_site.WIDGET_MIME
 

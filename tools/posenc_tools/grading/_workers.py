@@ -27,8 +27,8 @@ class Worker:
     """One worker process, grading one submission after another.
 
     It is started on first use and again after it dies or runs out of time.
-    ``limits`` is a :class:`posenc_lib.grading.limits.Limits`; ``stub`` the
-    box's ``posenc_lib`` (:func:`posenc_lib.grading.box.make_stub`), or None to
+    ``limits`` is a :class:`posenc_tools.grading.limits.Limits`; ``stub`` the
+    box's ``posenc_lib`` (:func:`posenc_tools.grading.box.make_stub`), or None to
     run kernels without a box.
     """
 
@@ -45,7 +45,7 @@ class Worker:
             "memory_mb": self.limits.memory_mb,
             "stub": None if self.stub is None else str(self.stub),
         })  # fmt: skip
-        command = [sys.executable, "-m", "posenc_lib.grading._grade_worker", limits]
+        command = [sys.executable, "-m", "posenc_tools.grading._grade_worker", limits]
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, start_new_session=True, bufsize=0,

@@ -1,4 +1,4 @@
-"""posenc_lib.grading: a class of generated submissions, graded for real.
+"""posenc_tools.grading: a class of generated submissions, graded for real.
 
 Every mistake, every convention, each hostile case (issue 23's attacks on the
 other learners' grades among them), and the right answer: each one is run in its
@@ -20,11 +20,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from posenc_lib import lookup, pos_encoding
-from posenc_lib.grading._runner import answer
-from posenc_lib.grading.box import sandbox_problem
-from posenc_lib.grading.grader import (
+from posenc_tools import ROOT
+from posenc_tools.grading._runner import answer
+from posenc_tools.grading.box import sandbox_problem
+from posenc_tools.grading.grader import (
     COLUMNS,
     _grade_one,
     find_submissions,
@@ -33,18 +32,17 @@ from posenc_lib.grading.grader import (
     parse_shard,
     write_csv,
 )
-from posenc_lib.grading.verdicts import decide
-from posenc_lib.mistakes import MISTAKES
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from make_submissions import (  # noqa: E402
+from posenc_tools.grading.verdicts import decide
+from posenc_tools.make_submissions import (
     ALL_KINDS,
     CONVENTION_KINDS,
     HOSTILE_KINDS,
     make_notebook,
     write_submissions,
 )
+
+from posenc_lib import lookup, pos_encoding
+from posenc_lib.mistakes import MISTAKES
 
 LIMITS = ["--cell-seconds", "10", "--notebook-seconds", "60", "--memory-mb", "3072"]
 
@@ -440,7 +438,7 @@ def test_decide_reports_the_librarys_own_function_as_such():
     ids=["not-a-dict", "calls-not-a-list", "object-array"],
 )
 def test_decide_refuses_a_report_it_cannot_read(report):
-    from posenc_lib.grading.verdicts import KernelProblem
+    from posenc_tools.grading.verdicts import KernelProblem
 
     with pytest.raises(KernelProblem, match="not readable"):
         decide("pos_encoding", lambda calls: report)
@@ -490,7 +488,7 @@ def test_a_bad_shard_is_a_clear_error(text):
 
 
 def test_a_learner_whose_grading_failed_still_gets_rows(tmp_path, monkeypatch):
-    from posenc_lib.grading import grader
+    from posenc_tools.grading import grader
 
     class Worker:
         def __init__(self, limits, stub):
@@ -592,8 +590,9 @@ def test_a_bad_limit_is_refused_before_any_grading(tmp_path, capsys, option, val
 
 def test_without_a_sandbox_grading_refuses_unless_unsandboxed(tmp_path, capsys,
                                                               monkeypatch):  # fmt: skip
+    from posenc_tools.grading import box
+
     from posenc_lib.__main__ import main
-    from posenc_lib.grading import box
 
     monkeypatch.setattr(box, "sandbox_problem", lambda: "bubblewrap is not installed")
     write_submissions(tmp_path / "subs", ("other-course",))
@@ -672,7 +671,7 @@ print(json.dumps(seen))
 
 @needs_box
 def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path):
-    from posenc_lib.grading.box import box_command, make_stub
+    from posenc_tools.grading.box import box_command, make_stub
 
     box, run = tmp_path / "box", tmp_path / "run"
     box.mkdir(), run.mkdir()
@@ -680,7 +679,7 @@ def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path)
     secret.mkdir()
     command = [*box_command(box, make_stub(run)), sys.executable, "-c", _IN_THE_BOX,
                str(secret), str(run), str(ROOT / "README.md"),
-               str(ROOT / "posenc_lib" / "positional.py")]  # fmt: skip
+               str(ROOT / "tools" / "posenc_tools" / "grading")]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, cwd=box)
     seen = json.loads(done.stdout)
     assert seen["pids"] == ["1", "2"]  # bwrap's init and this process
@@ -689,24 +688,28 @@ def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path)
     assert seen["hidden"] == [False] * 4
     assert seen["network"] is False
     assert seen["written"] == ["own-file"]
-    assert seen["library"] == [False, "``posenc_l"]  # the stand-ins' docstring
+    assert seen["library"] == [False, "Stand-ins "]  # the stand-ins' docstring
 
 
-def test_the_stand_ins_offer_every_name_the_exercise_offers():
+def test_the_stand_ins_are_made_from_every_public_name(tmp_path):
+    """The box's posenc_lib is derived from the real one: nothing to drift."""
+    from posenc_tools.grading.box import make_stub
+
     import posenc_lib
     import posenc_lib.exercise
-    from posenc_lib.grading import _stub
-    from posenc_lib.grading._stub import exercise as stub_exercise
 
-    real = set(posenc_lib.exercise.__all__)
-    assert real <= set(stub_exercise.__all__)
-    assert real & set(posenc_lib.__all__) <= set(_stub.__all__)
+    stub = make_stub(tmp_path)
+    for module in (posenc_lib, posenc_lib.exercise):
+        folder = Path(module.__file__).relative_to(Path(posenc_lib.__file__).parent)
+        text = (stub / folder).read_text("utf-8")
+        for name in module.__all__:
+            assert f"{name} = " in text, (module.__name__, name)
 
 
 @needs_box
 def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
     """What the learner's notebook imports at its top is there, inert."""
-    from posenc_lib.grading.box import box_command, make_stub
+    from posenc_tools.grading.box import box_command, make_stub
 
     nb = json.loads((ROOT / "notebooks" / "05_exercise.ipynb").read_text("utf-8"))
     setup = next("".join(c["source"]) for c in nb["cells"]
@@ -716,4 +719,4 @@ def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
                "-c", setup + "\nprint(check_lookup(None))"]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "lookup: checked by the grader after the notebook has run.\n"
+    assert done.stdout == "check_lookup: not run while the exercise is graded.\n"

@@ -1,15 +1,11 @@
 """The chapters' two times, in the index and the README, are what the rule gives."""
 
 import re
-import sys
-from pathlib import Path
 
 import nbformat
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from chapter_times import (  # noqa: E402
+from posenc_tools import ROOT
+from posenc_tools.chapter_times import (
     CHAPTERS,
     NOTEBOOKS,
     chapter_times,

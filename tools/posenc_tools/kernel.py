@@ -1,5 +1,5 @@
-"""Kernels of *this* Python: for running notebooks (``scripts/run_notebooks.py``)
-and for grading them (:mod:`posenc_lib.grading`).
+"""Kernels of *this* Python: for running notebooks (``posenc_tools.run_notebooks``)
+and for grading them (:mod:`posenc_tools.grading`).
 
 A plain ``python3`` kernel name may mean another interpreter's kernelspec; these
 managers always start ``ipykernel`` in the interpreter that runs them, as nbval's
@@ -20,8 +20,7 @@ __all__ = [
 ]
 
 #: imported by a kernel before its learner's turn (the exercise imports them too)
-WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.exercise",
-                "posenc_lib.grading._runner")  # fmt: skip
+WARM_MODULES = ("numpy", "posenc_lib.figures", "posenc_lib.exercise")
 #: the kernel's command-line argument that imports them as it starts
 WARM_UP = "--IPKernelApp.exec_lines=" + "".join(
     f"__import__({name!r});" for name in WARM_MODULES

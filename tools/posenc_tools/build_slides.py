@@ -1,7 +1,7 @@
 """Build the lecture's reveal.js slides, fully offline: ``make slides``.
 
-    python scripts/build_slides.py                      # slides/lecture.slides.html
-    python scripts/build_slides.py NOTEBOOK --out DIR   # another notebook or folder
+    python -m posenc_tools.build_slides                     # slides/lecture.slides.html
+    python -m posenc_tools.build_slides NOTEBOOK --out DIR  # another notebook, folder
 
 nbconvert's slides exporter turns the stored ``notebooks/lecture.ipynb`` (its
 outputs were made at presentation scale; its cells carry ``slideshow``
@@ -21,13 +21,12 @@ slides work in a room without a network:
   widget output becomes its still PNG; a widget without one stops the build;
 - links to the course's notebooks (``[06](06_beyond.ipynb)``) point into the
   course's web edition, built beside the page in ``site/`` by
-  ``scripts/build_site.py`` (one HTML page per notebook, from the stored
+  ``posenc_tools.build_site`` (one HTML page per notebook, from the stored
   outputs), so every link of the slides opens offline: ``site/06_beyond.html``.
 """
 
 import argparse
 import copy
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -39,10 +38,9 @@ import nbformat
 from nbconvert import SlidesExporter
 from traitlets.config import Config
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_site import embed_widgets, sanitize_outputs  # noqa: E402 (offline, clean)
+from posenc_tools import ROOT
+from posenc_tools.build_site import embed_widgets, sanitize_outputs
 
-ROOT = Path(__file__).resolve().parent.parent
 LECTURE = ROOT / "notebooks" / "lecture.ipynb"
 OUT = ROOT / "slides"
 CACHE = ROOT / "build" / "slides-cache"
@@ -178,15 +176,9 @@ def site_links(body, site=SITE):
 
 def build_site(out):
     """The course's web edition in ``out / SITE``, for the slides' links."""
-    spec = importlib.util.spec_from_file_location(
-        "build_site", ROOT / "scripts" / "build_site.py"
-    )
-    build_site = sys.modules.setdefault(
-        "build_site", importlib.util.module_from_spec(spec)
-    )
-    if not hasattr(build_site, "build"):
-        spec.loader.exec_module(build_site)
-    build_site.build(out / SITE)
+    from posenc_tools.build_site import build
+
+    build(out / SITE)
 
 
 def build(notebook=LECTURE, out=OUT):

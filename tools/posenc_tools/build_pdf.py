@@ -1,8 +1,8 @@
 """The course as one PDF, offline: ``make pdf`` writes ``pdf/posenc-course.pdf``.
 
-    python scripts/build_pdf.py [--out pdf/posenc-course.pdf]
+    python -m posenc_tools.build_pdf [--out pdf/posenc-course.pdf]
 
-Builds the web edition (``scripts/build_site.py``, from the stored outputs) and
+Builds the web edition (``posenc_tools.build_site``, from the stored outputs) and
 prints each of its pages, in course order, with the same headless Chromium the
 browser tests use (Debian's ``/usr/bin/chromium`` through Playwright), then
 joins the pages into one file with pypdf. For print, every page
@@ -25,9 +25,10 @@ from pathlib import Path
 
 from pypdf import PdfWriter
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import build_site  # noqa: E402 (the web edition this prints)
+from posenc_tools import (
+    ROOT,
+    build_site,  # the web edition this prints
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu",

@@ -1,21 +1,20 @@
-"""``posenc grade``: the command line of :mod:`posenc_lib.grading`.
+"""``posenc grade``: the command line of :mod:`posenc_tools.grading`.
 
-Building the parser imports only :mod:`~posenc_lib.grading.limits`; the grader
-is imported when ``grade`` runs.
+The learner's ``posenc`` command hands ``posenc grade ...`` over to :func:`main`.
 """
 
+import argparse
 import sys
 
 from .limits import Limits
 
-__all__ = ["add_grade_parser", "grade_main"]
+__all__ = ["grade_main", "main", "parser"]
 
 
-def add_grade_parser(commands):
-    """Add the ``grade`` subcommand to an argparse subparsers object."""
-    parser = commands.add_parser(
-        "grade",
-        help="grade learners' chapter-05 notebooks: one CSV, feedback pages",
+def parser():
+    """The argument parser of ``posenc grade``."""
+    parser = argparse.ArgumentParser(
+        prog="posenc grade",
         description=(
             "Run each learner's copy of 05_exercise.ipynb in a fresh kernel and "
             "check lookup, pos_encoding and sinusoidal_positions. Writes "
@@ -49,6 +48,7 @@ def add_grade_parser(commands):
         "--unsandboxed", action="store_true",
         help="where no sandbox can be made: run learners' code as you, unisolated",
     )  # fmt: skip
+    return parser
 
 
 def _progress(done, total):
@@ -87,3 +87,8 @@ def grade_main(args):
     passed = sum(row["passed"] in (True, "True") for row in rows)
     print(f"{learners} learners, {passed} of {len(rows)} tasks passed: {args.out}")
     return 0
+
+
+def main(argv=None):
+    """``posenc grade`` with ``argv`` (default ``sys.argv[1:]``); the exit status."""
+    return grade_main(parser().parse_args(argv))

@@ -24,7 +24,7 @@ it says 90); every other chapter is within 10 minutes of its range
 (02 comes out 10 above it, 01 and 06 5 above, 06 having grown a section since,
 and 04, 05 and 07 inside it).
 
-``python scripts/chapter_times.py`` prints the table the index notebook and the
+``python -m posenc_tools.chapter_times`` prints the table the index notebook and the
 README show; ``tests/test_chapter_times.py`` fails if they drift from it.
 
 Examples
@@ -36,9 +36,10 @@ Examples
 import math
 import re
 import sys
-from pathlib import Path
 
 import nbformat
+
+from posenc_tools import ROOT
 
 __all__ = [
     "CHAPTERS",
@@ -56,7 +57,7 @@ MINUTES_PER_CODE_CELL = 0.5
 MINUTES_PER_PREDICTION = 1.5
 MINUTES_PER_EXERCISE = 4
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = ROOT / "notebooks"
 CHAPTERS = tuple(sorted(p.name for p in NOTEBOOKS.glob("0[1-9]_*.ipynb")))
 
 _PREDICTION = re.compile(r"\bPredict\b")

@@ -7,11 +7,11 @@ A submission is a learner's copy of ``notebooks/05_exercise.ipynb``: a notebook
 file (the learner is its file name without ``.ipynb``) or a folder holding one
 (the learner is the folder's name). Every submission is copied first; each
 copy is run in a kernel of its own, in a box of its own
-(:mod:`posenc_lib.grading.box`); then the kernel runs the learner's functions on
+(:mod:`posenc_tools.grading.box`); then the kernel runs the learner's functions on
 the inputs of each task's checker (``check_lookup``, ``check_pos_encoding``,
 ``check_sinusoidal_positions``) and the checker judges the results here, in the
-grader's own processes (:mod:`posenc_lib.grading.verdicts`). Each job has one
-worker process (:mod:`posenc_lib.grading._grade_worker`) that grades its
+grader's own processes (:mod:`posenc_tools.grading.verdicts`). Each job has one
+worker process (:mod:`posenc_tools.grading._grade_worker`) that grades its
 learners one after another and starts each next kernel ahead; no kernel is used
 for two learners. Written:
 
@@ -22,12 +22,12 @@ for two learners. Written:
 
 What is contained, and what is not
 ----------------------------------
-Each learner's kernel runs in a box of its own (:mod:`posenc_lib.grading.box`,
+Each learner's kernel runs in a box of its own (:mod:`posenc_tools.grading.box`,
 bubblewrap): it sees no other process and none outlives it, has no network, a
 read-only system and environment, the library replaced by stand-ins, and one
 writable folder holding a copy of its notebook. It cannot see the submissions,
 the output folder, the grader or the other kernels. The verdicts are decided
-outside it (:mod:`posenc_lib.grading.verdicts`): the kernel only runs the
+outside it (:mod:`posenc_tools.grading.verdicts`): the kernel only runs the
 learner's functions on the checker's inputs and reports raw results; nothing it
 prints reaches the CSV or a feedback page unescaped. Submissions are copied
 before grading starts; every file gets its rows. Also contained, as before:
@@ -55,7 +55,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from ..validation import check_integer
+from posenc_lib.validation import check_integer
+
 from ._workers import Worker
 from .limits import TASKS, Limits
 from .submissions import find_submissions, learner_id, page_name
@@ -142,7 +143,7 @@ def _rows(learner, result, seconds):
 
 def _verdict_html(result, task, row):
     """A task's verdict as HTML, made here from its text (every part escaped)."""
-    from ..exercise import CheckResult
+    from posenc_lib.exercise import CheckResult
 
     verdict = result.get("verdicts", {}).get(task, {})
     if result.get("status") != "graded" or "error" in verdict:

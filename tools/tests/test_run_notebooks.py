@@ -1,17 +1,15 @@
-"""scripts/run_notebooks.py: normalisation, and two runs giving the same bytes."""
+"""posenc_tools.run_notebooks: normalisation, and two runs giving the same bytes."""
 
 import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import nbformat
 import pytest
 
 # importable by name, as the processes of --jobs import it again
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import run_notebooks  # noqa: E402
+from posenc_tools import run_notebooks
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
@@ -132,7 +130,7 @@ def test_a_bad_jobs_value_is_a_clear_error(capsys):
 def _clone(folder):
     """The parts of this checkout that run_notebooks.py needs, copied to ``folder``."""
     root = run_notebooks.ROOT
-    for part in ("scripts", "posenc_lib"):
+    for part in ("tools", "posenc_lib"):
         shutil.copytree(
             root / part, folder / part, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -141,11 +139,10 @@ def _clone(folder):
 
 
 def _run_script(clone, *args):
-    """run_notebooks.py of ``clone``, importing (also in its kernel) its posenc_lib."""
-    env = {**os.environ, "PYTHONPATH": str(clone)}
-    script = clone / "scripts" / "run_notebooks.py"
+    """run_notebooks of ``clone``, importing (also in its kernel) its own packages."""
+    env = {**os.environ, "PYTHONPATH": f"{clone}{os.pathsep}{clone / 'tools'}"}
     return subprocess.run(
-        [sys.executable, str(script), "--jobs", "1", *args],
+        [sys.executable, "-m", "posenc_tools.run_notebooks", "--jobs", "1", *args],
         cwd=clone, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 

@@ -4,7 +4,7 @@ The exercise's checkers (:mod:`posenc_lib.exercise.checkers`) call a function
 and judge what it returns. Here they run in the grader's own process, on a
 *replay* of the learner's function: a stand-in that answers each call with what
 the learner's function did in its kernel on the same inputs, as reported by
-:func:`posenc_lib.grading._runner.answer` (numbers, type, ``repr``, the error it
+:func:`posenc_tools.grading._runner.answer` (numbers, type, ``repr``, the error it
 raised, how it changed its arguments, the part of an argument it returned a view
 of). The learner's code never sees the expected answers, the checkers or the
 mistakes, and cannot patch them.
@@ -16,7 +16,7 @@ checker runs on the replay. An input the probe did not meet (a wrong answer can
 take the checker down another path) is sent to the kernel in another round.
 
 >>> from posenc_lib import lookup
->>> from posenc_lib.grading._runner import answer
+>>> from posenc_tools.grading._runner import answer
 >>> import json
 >>> ask = lambda calls: json.loads(answer({"lookup": lookup}, "lookup", calls))
 >>> decide("lookup", ask)["message"]
@@ -28,9 +28,9 @@ import json
 
 import numpy as np
 
-from .. import embedding, positional
-from ..exercise import checkers
-from ..exercise.guard import TIME_LIMIT, TimeLimitExceeded
+from posenc_lib import embedding, positional
+from posenc_lib.exercise import checkers
+from posenc_lib.exercise.guard import TIME_LIMIT, TimeLimitExceeded
 
 __all__ = ["MAX_ROUNDS", "decide"]
 
@@ -53,7 +53,7 @@ class KernelProblem(Exception):
 
 
 def _spec(arg):
-    """An input as the kernel's :func:`~posenc_lib.grading._runner.decode` reads it."""
+    """An input as the kernel's ``_runner.decode`` reads it."""
     if isinstance(arg, np.ndarray):
         return {"shape": list(arg.shape), "data": arg.ravel().tolist()}
     if isinstance(arg, list | tuple):
@@ -194,7 +194,7 @@ def decide(task, ask):
     """The verdict on one task: ``passed``, ``mistake``, ``convention``, ``message``.
 
     ``ask(calls)`` runs the learner's function on each call's inputs in its
-    kernel and returns the report of :func:`posenc_lib.grading._runner.answer`
+    kernel and returns the report of :func:`posenc_tools.grading._runner.answer`
     (parsed JSON); it raises :class:`KernelProblem` when there is none.
     """
     checker = getattr(checkers, f"check_{task}")

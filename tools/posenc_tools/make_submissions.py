@@ -1,7 +1,7 @@
 """Write fake learner submissions of chapter 05, for the grader's tests and benchmark.
 
-    python scripts/make_submissions.py DIR            # one of every kind
-    python scripts/make_submissions.py DIR --count 100 --kinds mistakes
+    python -m posenc_tools.make_submissions DIR            # one of every kind
+    python -m posenc_tools.make_submissions DIR --count 100 --kinds mistakes
 
 Each submission is the solution notebook with one change: a mistake from
 chapter 04 in ``pos_encoding`` or ``lookup``, another valid convention, or a
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
+from posenc_tools import ROOT
+
 SOLUTION = ROOT / "notebooks" / "solutions" / "05_exercise.ipynb"
 
 _POS_ENCODING = '''\
@@ -141,9 +142,9 @@ def fake(*args, **kwargs):
 
 
 for module, name, value in [
-    ("posenc_lib.grading.grader", "report_task", fake),
+    ("posenc_tools.grading.grader", "report_task", fake),
     ("posenc_lib.exercise._checking", "close", lambda a, b: True),
-    ("posenc_lib.grading.verdicts", "decide", fake),
+    ("posenc_tools.grading.verdicts", "decide", fake),
 ]:
     try:
         setattr(importlib.import_module(module), name, value)

@@ -1,7 +1,7 @@
-"""Grade submissions one after another: ``python -m posenc_lib.grading._grade_worker``.
+"""Grade submissions one after another: the worker process of a grading job.
 
-The parent (:mod:`posenc_lib.grading.grader`, through
-:class:`posenc_lib.grading._workers.Worker`) starts one worker per job, in a
+The parent (:mod:`posenc_tools.grading.grader`, through
+:class:`posenc_tools.grading._workers.Worker`) starts one worker per job, in a
 new session, and sends it one request per line on standard input,
 ``{"notebook": PATH}``; the worker answers each with lines of JSON: the
 folders of its live kernels, ``{"ready": true}`` when the learner's kernel
@@ -15,7 +15,7 @@ The worker
 1. caps its own address space (``RLIMIT_AS``), which every kernel it starts
    inherits, so a cell that allocates too much gets a ``MemoryError``;
 2. keeps one kernel started ahead, each in a box of its own
-   (:mod:`posenc_lib.grading.box`): its own processes, no network, a read-only
+   (:mod:`posenc_tools.grading.box`): its own processes, no network, a read-only
    system, the library replaced by stand-ins, and one writable folder. While a
    learner's notebook runs, the next learner's kernel starts and imports the
    modules the exercise imports, without binding any name;
@@ -23,8 +23,8 @@ The worker
    kernel, each cell under a time limit, keeping at most a few kilobytes of
    each cell's output;
 4. for each task, has the kernel run the learner's function on the checker's
-   inputs (:mod:`posenc_lib.grading._runner`: raw results only) and decides
-   the verdict here, outside the kernel (:mod:`posenc_lib.grading.verdicts`);
+   inputs (:mod:`posenc_tools.grading._runner`: raw results only) and decides
+   the verdict here, outside the kernel (:mod:`posenc_tools.grading.verdicts`);
 5. kills that kernel's whole process group (the box: everything in it dies),
    deletes its folder, and answers.
 
@@ -49,18 +49,20 @@ from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+from ..kernel import WARM_UP, CurrentEnvKernelManager
 from .box import BoxKernelManager
-from .kernel import WARM_UP, CurrentEnvKernelManager
 from .limits import TASKS
 from .verdicts import KernelProblem, decide
 
 OUTPUT_CAP = 8_000  # characters of output kept per cell
 ANSWER_CAP = 4_000_000  # characters of output kept of a grader's cell
 
+#: the kernel's side (_runner.py), sent in the cell itself: the box holds no tools
+_RUNNER = Path(__file__).with_name("_runner.py").read_text("utf-8")
 _ASK_CELL = """\
-import json as _posenc_json
-from posenc_lib.grading._runner import answer as _posenc_answer
-print({marker!r} + _posenc_answer(globals(), {task!r}, _posenc_json.loads({calls!r})))
+_posenc_runner = {{}}
+exec({runner!r}, _posenc_runner)
+print({marker!r} + _posenc_runner["answer"](globals(), {task!r}, {calls!r}))
 """
 
 
@@ -211,7 +213,9 @@ def _run_cells(client, nb, deadline, progress):
 
 def _ask(client, nb, marker, task, calls):
     """Have the kernel run the learner's ``task`` on ``calls``: its report."""
-    source = _ASK_CELL.format(marker=marker, task=task, calls=json.dumps(calls))
+    source = _ASK_CELL.format(
+        runner=_RUNNER, marker=marker, task=task, calls=json.loads(json.dumps(calls))
+    )
     nb.cells.append(nbformat.v4.new_code_cell(source))
     index = len(nb.cells) - 1
     client.__dict__.setdefault("asks", set()).add(index)

@@ -10,8 +10,8 @@ package, used by Flatpak), around one kernel:
 - **a read-only system**: ``/usr``, a few files of ``/etc``, this Python and its
   environment, read-only; everything else (home folders, the submissions, the
   output folder, other boxes, the grader's run folder) is simply not there;
-- **the library replaced by stand-ins** (:mod:`posenc_lib.grading._stub`,
-  mounted where the package is): the exercise's imports work, the reference
+- **the library replaced by stand-ins** (:func:`make_stub`, mounted where the
+  package is): the exercise's imports work, the reference
   functions, checkers and mistakes are not there to be used or patched;
 - **writable**: its own folder (a copy of its notebook, its connection file and
   sockets) and a small private ``/tmp``; no capabilities, a fresh session, no
@@ -24,6 +24,7 @@ container that forbids them) :func:`sandbox_problem` says why, and ``posenc
 grade`` refuses to run unless given ``--unsandboxed``.
 """
 
+import ast
 import os
 import shutil
 import subprocess
@@ -36,9 +37,11 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import List, Unicode, default
 
+import posenc_lib
+
 __all__ = ["BoxKernelManager", "box_command", "make_stub", "sandbox_problem"]
 
-_PACKAGE = Path(__file__).resolve().parent.parent  # posenc_lib, where it lies
+_PACKAGE = Path(posenc_lib.__file__).resolve().parent  # the learner's package
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf",
         "passwd", "group", "hosts")  # fmt: skip
 TMP_BYTES = 64 * 2**20  # the box's private /tmp
@@ -67,18 +70,93 @@ def sandbox_problem():
     return None
 
 
-def make_stub(folder):
-    """Write the box's ``posenc_lib`` (the stand-ins) into ``folder``; its path.
+#: the modules the grader's own cells run in the box, copied as they are
+REAL_MODULES = ("exercise/guard.py",)
 
-    The stand-ins come from :mod:`posenc_lib.grading._stub`; the two modules the
-    grader's own cells need inside the box are copied from the library.
+_STAND_INS = '''"""posenc_lib as a learner's kernel sees it while graded: stand-ins.
+
+Written by posenc_tools.grading.box from the real package's ``__all__`` lists.
+"""
+
+
+class ReferenceNotAvailable(Exception):
+    """Raised by the stand-ins of the library's own functions."""
+
+
+class Inert:
+    """Any other name: callable, indexable, and doing nothing."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+    def __getitem__(self, key):
+        return self
+
+    def __getattr__(self, name):
+        return self
+
+    def __repr__(self):
+        return f"{self._name}: not run while the exercise is graded."
+
+
+def reference(name):
+    def stand_in(*args, **kwargs):
+        raise ReferenceNotAvailable(
+            f"posenc_lib's own {name} is not available while the exercise is "
+            "graded: write your own."
+        )
+
+    stand_in.__name__ = stand_in.__qualname__ = name
+    stand_in.__module__ = "posenc_lib"
+    return stand_in
+'''
+
+
+def _public_names(source):
+    """The names of a module's ``__all__`` (a literal), read without running it."""
+    for node in ast.parse(source.read_text("utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            getattr(target, "id", None) == "__all__" for target in node.targets
+        ):
+            return ast.literal_eval(node.value)
+    return []
+
+
+def _stand_in_module(relative, names):
+    """A module's stand-ins: the maths' functions raise, everything else is inert."""
+    maths = relative.parts[0] not in ("exercise", "figures")
+    lines = [
+        f'"""Stand-ins for posenc_lib/{relative.as_posix()} while it is graded."""',
+        "from posenc_lib._stand_ins import Inert, reference",
+        "",
+    ]
+    for name in names:
+        kind = "reference" if maths and not name.isupper() else "Inert"
+        lines.append(f"{name} = {kind}({name!r})")
+    return "\n".join(lines) + "\n"
+
+
+def make_stub(folder):
+    """Write the box's ``posenc_lib`` into ``folder``; return its path.
+
+    Derived from the real package as it is now, so it cannot drift from it:
+    each module's public names (its ``__all__``) become stand-ins, the maths'
+    functions raising :class:`ReferenceNotAvailable` and every other name inert;
+    the modules of :data:`REAL_MODULES` are copied as they are.
     """
     stub = Path(folder) / "posenc_lib"
-    source = Path(__file__).resolve().parent
-    shutil.copytree(source / "_stub", stub,
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    shutil.copy(_PACKAGE / "exercise" / "guard.py", stub / "exercise")
-    shutil.copy(source / "_runner.py", stub / "grading")
+    for source in sorted(_PACKAGE.rglob("*.py")):
+        relative = source.relative_to(_PACKAGE)
+        target = stub / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if relative.as_posix() in REAL_MODULES:
+            shutil.copy(source, target)
+        else:
+            target.write_text(_stand_in_module(relative, _public_names(source)))
+    (stub / "_stand_ins.py").write_text(_STAND_INS)
     return stub
 
 

@@ -1,1 +1,0 @@
-"""``posenc_lib.grading`` inside a learner's box: only ``_runner`` (copied in)."""
