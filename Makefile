@@ -18,7 +18,7 @@ VOILA_PORT ?= 8866
 PYTEST := -m pytest posenc_lib tools tests notebooks --nbval --nbval-current-env \
 	--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
 
-.PHONY: lab test test-oldest test-baseline-simd test-latest lock notebooks explorer site slides bench \
+.PHONY: lab test check notebook test-oldest test-baseline-simd test-latest lock notebooks explorer site slides bench \
 	bench-grading lint format solutions browser-deps clean pdf
 
 # Open the course in JupyterLab: loopback only, with the random token Jupyter
@@ -42,7 +42,7 @@ test: $(STAMP) browser-deps
 # make test-oldest OLDEST_PYTHON=python3.10
 OLDEST_PYTHON ?= $(PYTHON)
 test-oldest: .venv-oldest/.installed
-	POSENC_COMPARE_PNG=0 .venv-oldest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
+	.venv-oldest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
 
 .venv-oldest/.installed: requirements/oldest.txt $(SETUP_INPUTS)
 	$(OLDEST_PYTHON) $(SETUP) .venv-oldest oldest
@@ -73,7 +73,7 @@ test-baseline-simd: $(STAMP)
 # in .venv-latest (upgraded on every run): what `make lock UPGRADE=1` would bring.
 test-latest:
 	$(PYTHON) $(SETUP) .venv-latest latest
-	POSENC_COMPARE_PNG=0 .venv-latest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
+	.venv-latest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
 
 # Regenerate uv.lock (uv lock), requirements/lock.txt (uv export of it, for pip and
 # conda users), oldest.txt and minimums.txt after a change of pyproject.toml (keeps
@@ -85,6 +85,21 @@ lock:
 # Re-execute every notebook in a fresh kernel and store normalised outputs.
 notebooks: $(STAMP)
 	$(BIN)/python -m posenc_tools.run_notebooks
+
+# One notebook: re-run it, store its outputs, and check it under nbval
+# (make notebook NB=notebooks/02_sinusoidal_encoding.ipynb).
+notebook: $(STAMP)
+	@test -n "$(NB)" || { echo "make notebook NB=notebooks/NAME.ipynb"; exit 2; }
+	$(BIN)/python -m posenc_tools.run_notebooks $(NB)
+	$(BIN)/python -m pytest $(NB) --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider -q
+
+# The maintainer's fast loop: lint, the library's and tools' tests and doctests,
+# every notebook under nbval; no browser, no grading boxes.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python $(PYTEST) -m "not browser and not slow" $(PYTEST_ARGS)
 
 # Serve the lecture explorer as a standalone app (code hidden) with Voila; the
 # template in share/jupyter/voila/templates/posenc fetches nothing from the internet.

@@ -1,7 +1,7 @@
 """Settings shared by the whole test suite (at the top, out of doctest collection)."""
 
-import os
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -12,6 +12,8 @@ settings.register_profile(
     "course", derandomize=True, database=None, max_examples=40, deadline=None
 )
 settings.load_profile("course")
+
+_PNGS = {"compared": [], "skipped": []}
 
 
 @pytest.fixture(autouse=True)
@@ -34,21 +36,58 @@ def _close_figures():
 
 
 def pytest_collection_modifyitems(items):
-    """Make nbval compare stored PNGs too, byte for byte (it skips them by default).
+    """Make nbval compare stored PNGs byte for byte where they can be the same.
 
-    A figure cell whose code changed without a re-run, or a stored image swapped
-    for another, then fails like a changed number would. The PNGs carry no
-    version stamp and came out byte-identical on every re-run here (see the
-    README's maintainer notes); nbval's own ``--nbdime`` switch would do the same
-    but crashes on pytest 9.
-
-    Only in the locked environment the notebooks were stored from: another
-    matplotlib draws other pixels, so ``make test-oldest`` and ``make test-latest``
-    set ``POSENC_COMPARE_PNG=0`` (every text output is still compared there).
+    nbval skips ``image/png``; a figure cell edited without a re-run would pass.
+    ``make notebooks`` records the matplotlib that drew each notebook
+    (``metadata.posenc.matplotlib``); where this environment has the same one, its
+    PNGs are compared too. Another matplotlib draws other pixels (Python 3.10's
+    lock has an older one): there the text outputs are still compared, and the
+    summary says which notebooks' figures were not.
     """
-    if os.environ.get("POSENC_COMPARE_PNG", "1") == "0":
-        return
+    import matplotlib
+
     for parent in {item.parent for item in items}:
         skipped = getattr(parent, "skip_compare", None)
-        if skipped is not None and "image/png" in skipped:
+        if skipped is None or "image/png" not in skipped:
+            continue
+        drawn = parent.nb.metadata.get("posenc", {}).get("matplotlib")
+        name = Path(str(parent.fspath)).name
+        if drawn == matplotlib.__version__:
             parent.skip_compare = tuple(key for key in skipped if key != "image/png")
+            _PNGS["compared"].append(name)
+        else:
+            _PNGS["skipped"].append(f"{name} (drawn with matplotlib {drawn})")
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _PNGS["compared"] or _PNGS["skipped"]:
+        import matplotlib
+
+        line = (
+            f"figures: {len(_PNGS['compared'])} notebooks' PNGs compared byte for byte"
+        )
+        if _PNGS["skipped"]:
+            line += (
+                f"; not compared with matplotlib {matplotlib.__version__}: "
+                + ", ".join(sorted(_PNGS["skipped"]))
+            )
+        terminalreporter.write_line(line)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Say how to fix a stored output that no longer comes out of its cell."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and type(item).__name__ == "IPyNbCell":
+        notebook = Path(str(item.fspath)).relative_to(Path(__file__).parent)
+        report.sections.append(
+            (
+                "how to fix",
+                f"The stored output of this cell is not what it computes now. If "
+                f"the change is intended, run `make notebook NB={notebook}` (it "
+                "re-runs the notebook, stores its outputs and checks it), then "
+                "commit the notebook.",
+            )
+        )

@@ -7,13 +7,18 @@ when a notebook was not executed and normalised by ``posenc_tools.run_notebooks`
 
 - every non-empty code cell has an execution count and outputs, and the counts
   run 1, 2, 3, ... (one top-to-bottom run). A cell may have no output only
-  when its source says why, on a line starting ``# no output:``, or when it is
-  a lecture's live blank (tagged ``live``, one comment line: its prompt);
+  when it is tagged ``no-output`` (imports, a definition) or is a lecture's
+  live blank (tagged ``live``, one comment line: its prompt);
 - no memory addresses, no ``metadata.widgets`` state, no execution timestamps,
   no ``Software`` stamp in a PNG, no stderr output;
 - errors only in cells tagged ``raises-exception``, and each such cell raised;
-- ``# NBVAL_IGNORE_OUTPUT`` only on widget cells and timing cells; each widget
-  cell is followed by an ordinary code cell that checks the function behind it;
+- nbval's tag ``nbval-ignore-output`` only on widget cells and timing cells,
+  and no comment markers for tools in what a learner reads; each widget cell
+  is followed by an ordinary code cell that checks the function behind it;
+- every number the prose states as a result (with a decimal point, or of three
+  digits or more) comes out of a cell: it appears in a stored output or in the
+  code of the same notebook, or the markdown cell lists it in its metadata
+  ``posenc.given`` (a number the lesson or the card gives, not computed here);
 - each numbered chapter's title cell links to the previous and next chapter,
   and every link to a notebook points to a file that exists.
 """
@@ -35,8 +40,7 @@ NOTEBOOKS = sorted(
 )
 CHAPTERS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-IGNORE = "# NBVAL_IGNORE_OUTPUT"
-NO_OUTPUT = re.compile(r"^# no output: \S", re.MULTILINE)
+IGNORE = "nbval-ignore-output"  # nbval's cell tag
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 TIME_PLACEHOLDER = "[time]"  # what posenc_tools.run_notebooks writes for a timing
 # An absolute path (/home/me/..., C:\\Users\\...) after ANSI colour codes are
@@ -122,9 +126,9 @@ def test_every_code_cell_was_executed_in_order(path):
     )
     for index, cell in cells:
         if not cell["outputs"]:
-            assert NO_OUTPUT.search(_source(cell)) or _is_live_blank(cell), (
-                f"{_name(path)} cell {index} has no output: show a value, or say"
-                f" why on a line '# no output: <reason>'.\n{_source(cell)}"
+            assert "no-output" in _tags(cell) or _is_live_blank(cell), (
+                f"{_name(path)} cell {index} has no output: show a value, or tag"
+                f" the cell no-output.\n{_source(cell)}"
             )
 
 
@@ -190,20 +194,28 @@ def test_errors_only_in_cells_tagged_raises_exception(path):
         assert raised == tagged, f"{_name(path)} cell {index} {problem}"
 
 
+TOOL_COMMENT = re.compile(r"#\s*(NBVAL_\w+|noqa\b|no output:|fmt:)")
+
+
 @notebook
-def test_no_other_nbval_markers(path):
+def test_no_tool_markers_in_the_code_a_learner_reads(path):
     for index, cell in _code_cells(_load(path)):
-        for marker in ("NBVAL_SKIP", "NBVAL_RAISES_EXCEPTION", "NBVAL_CHECK_OUTPUT"):
-            assert marker not in _source(cell), (
-                f"{_name(path)} cell {index}: {marker}; use the cell tag "
-                "raises-exception for errors, and check every other output"
-            )
+        found = TOOL_COMMENT.search(_source(cell))
+        assert not found, (
+            f"{_name(path)} cell {index}: {found.group(0)!r}; use cell tags "
+            "(nbval-ignore-output, raises-exception, no-output) or the lint "
+            "configuration in pyproject.toml instead"
+        )
+        assert not {"nbval-skip", "nbval-check-output"} & set(_tags(cell)), (
+            f"{_name(path)} cell {index}: every output is checked; tag errors "
+            "raises-exception"
+        )
 
 
 @notebook
 def test_ignored_outputs_are_widgets_or_timings(path):
     for index, cell in _code_cells(_load(path)):
-        if IGNORE not in _source(cell):
+        if IGNORE not in _tags(cell):
             continue
         timing = any(
             TIME_PLACEHOLDER in text for out in cell["outputs"] for text in _texts(out)
@@ -221,10 +233,10 @@ def test_widget_cells_are_ignored_and_followed_by_a_check(path):
         source = _source(cell)
         if not (_has_widget(cell) or re.search(r"\binteract(ive)?\(", source)):
             continue
-        assert IGNORE in source, f"{_name(path)} cell {index}: widget without {IGNORE}"
+        assert IGNORE in _tags(cell), f"{_name(path)} cell {index}: widget, no {IGNORE}"
         assert position + 1 < len(cells), f"{_name(path)}: widget cell is the last"
         _, check = cells[position + 1]
-        assert IGNORE not in _source(check) and not _has_widget(check), (
+        assert IGNORE not in _tags(check) and not _has_widget(check), (
             f"{_name(path)} cell {index}: the cell after a widget must be an ordinary"
             " cell that checks the function behind it"
         )
@@ -297,3 +309,62 @@ def test_links_out_of_notebooks_open_in_the_served_lab(path):
                 f"{_name(path)}: {target} lies outside the folder make lab serves"
                 f" ({root})"
             )
+
+
+# a number with a decimal point (0.1411, -1.49, 47,117.5), or of three digits or
+# more (47,117, 512); not part of a word, a LaTeX command or a path
+NUMBER = re.compile(
+    r"(?<![\w.,/\\])-?(?:\d{1,3}(?:,\d{3})+|\d+)\.\d+(?![\d])"
+    r"|(?<![\w.,/\\-])\d{1,3}(?:,\d{3})+(?![\d,])"
+    r"|(?<![\w.,/\\])\d{3,}(?![\w.,])"
+)
+
+
+def _computed_text(nb):
+    """Every stored output and every line of code of ``nb``, as one text."""
+    texts = []
+    for _, cell in _code_cells(nb):
+        texts.append(_source(cell))
+        for output in cell["outputs"]:
+            texts += _texts(output)
+    return "\n".join(texts)
+
+
+def _values(text):
+    """Every number in ``text`` (code or printed output), as floats."""
+    tokens = re.findall(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e-?\d+)?", text)
+    return [float(token.replace(",", "")) for token in tokens]
+
+
+def _rounds_to(number, values):
+    """True if one of ``values`` rounds to ``number`` as the prose writes it."""
+    plain = number.replace(",", "")
+    decimals = len(plain.partition(".")[2])
+    target = float(plain)
+    return any(round(value, decimals) == target for value in values)
+
+
+@notebook
+def test_the_prose_states_only_numbers_the_cells_compute(path):
+    """Change 0.1411 to 0.1511 in the prose, and this fails: the cells say 0.1411.
+
+    A prose number matches a computed one that rounds to it (0.1411 is
+    0.14112000806 to 4 decimals), so the prose may round what a cell prints.
+    """
+    nb = _load(path)
+    values = set(_values(_computed_text(nb)))
+    missing = []
+    for index, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        given = set(cell.get("metadata", {}).get("posenc", {}).get("given", []))
+        prose = _source(cell).replace("{,}", ",")  # LaTeX's 47{,}117
+        for number in NUMBER.findall(prose):
+            if number not in given and not _rounds_to(number, values):
+                missing.append(f"cell {index}: {number}")
+    assert missing == [], (
+        f"{_name(path)}: numbers in the prose that no cell computes: {missing}. "
+        "Correct the prose, re-run the notebook (make notebook NB=...), or, for a "
+        "number the lesson or the card gives, list it in the markdown cell's "
+        "metadata posenc.given."
+    )

@@ -25,7 +25,9 @@ setup_notebook``, which every notebook calls):
   bytes;
 - neighbouring stream outputs joined (the kernel splits them by timing);
 - execution counts 1, 2, 3, ... over the executed code cells;
-- every cell has an id (a missing one is derived from the cell's index).
+- every cell has an id (a missing one is derived from the cell's index);
+- ``metadata.posenc.matplotlib`` names the matplotlib that drew the figures (the
+  tests compare stored PNGs byte for byte only under that version).
 """
 
 import argparse
@@ -38,6 +40,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import matplotlib
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
@@ -137,6 +140,7 @@ def normalise(nb):
     """Make the executed notebook ``nb`` deterministic, in place (module notes)."""
     nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.metadata["posenc"] = {"matplotlib": matplotlib.__version__}
     seen, count = set(), 0
     for index, cell in enumerate(nb.cells):
         if not cell.get("id") or cell.id in seen:
