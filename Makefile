@@ -82,9 +82,11 @@ test-latest:
 lock:
 	$(PYTHON) $(SETUP) --lock $(if $(filter 1,$(UPGRADE)),--upgrade,)
 
-# Re-execute every notebook in a fresh kernel and store normalised outputs.
+# Re-execute every notebook in a fresh kernel and store normalised outputs; then
+# write the chapters' times where the course quotes them (posenc_tools.chapter_times).
 notebooks: $(STAMP)
 	$(BIN)/python -m posenc_tools.run_notebooks
+	$(BIN)/python -m posenc_tools.chapter_times --write
 
 # One notebook: re-run it, store its outputs, and check it under nbval
 # (make notebook NB=notebooks/02_sinusoidal_encoding.ipynb).

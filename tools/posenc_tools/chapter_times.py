@@ -1,39 +1,38 @@
-"""How long each chapter takes, computed from the notebook itself (one rule).
+"""How long each part of the course takes, by one rule, written where it is quoted.
 
-Two times per chapter, in minutes, each rounded up to a multiple of 5:
+    python -m posenc_tools.chapter_times           # print the times
+    python -m posenc_tools.chapter_times --write   # write them (make notebooks does)
+    python -m posenc_tools.chapter_times --check   # exit 1 if a quoted time is stale
 
-* **read and run**: the prose at :data:`WORDS_PER_MINUTE`, plus
-  :data:`MINUTES_PER_CODE_CELL` for each code cell (run it, read its output)
-  and :data:`MINUTES_PER_PREDICTION` for each prediction (write it down, then
-  compare);
-* **with the exercises**: that, plus :data:`MINUTES_PER_EXERCISE` for each
-  numbered item under the chapter's ``## Exercises`` heading.
+The rule, per section (the cells from one ``## `` heading to the next), in
+minutes: the prose at :data:`WORDS_PER_MINUTE`, plus :data:`MINUTES_PER_CODE_CELL`
+for each code cell (run it, read its output), :data:`MINUTES_PER_PREDICTION` for
+each ``Predict`` (write the answer down, then compare) and
+:data:`MINUTES_PER_EXERCISE` for each task (``Your turn`` in the prose, and each
+numbered item under ``## Exercises``). A section whose heading ends in
+``(optional)`` is off the core path; so is every section of a chapter listed in
+:data:`OPTIONAL_CHAPTERS`.
 
-What is counted: the words of every markdown cell (any run of characters
-between white space, math included), every code cell that is not empty, every
-``Predict`` of the prose (``**Predict.**``, ``Predict:`` and ``Predict before
-you run``), and the exercises' numbered items.
+Calibration. A careful learner (issue 26) took 50-55, 55-60, 100-120, 70-80,
+45-60, 45-50 and 60-75 minutes for chapters 01 to 07 with their exercises, and a
+later reader (issue 34) about 6 3/4 hours to read and run the whole course and
+10 hours with the exercises, where the old rule (100 words a minute, 0.5, 1.5
+and 4 minutes) said 5 1/2 and 7 1/2. The constants below give that chapter 03
+(2,988 words, 36 code cells, 8 predictions, 7 exercises) 80 and 115 minutes,
+and the whole course 6.9 and 9.6 hours.
 
-The four constants were calibrated once against a careful learner's times
-(issue 26: predictions written down, exercises attempted, chapter by chapter
-01 to 07: 50-55, 55-60, 100-120, 70-80, 45-60, 45-50 and 60-75 minutes).
-No linear rule meets all seven: chapter 03's exercises are proofs and take
-longer than the rule's 4 minutes, so the rule said 95 where a careful learner
-needed 100 to 120 (on the 98-cell chapter of that reading; for the shorter chapter
-it says 90); every other chapter is within 10 minutes of its range
-(02 comes out 10 above it, 01 and 06 5 above, 06 having grown a section since,
-and 04, 05 and 07 inside it).
-
-``python -m posenc_tools.chapter_times`` prints the table the index notebook and the
-README show; ``tests/test_chapter_times.py`` fails if they drift from it.
+Where the times are written: each section's heading cell gets the line
+``*Core path · N min*`` or ``*Optional · N min*`` under its heading; the index
+notebook and the README get the core path and the chapters' table between the
+markers ``<!-- times -->`` and ``<!-- /times -->``.
 
 Examples
 --------
->>> minutes(words=1000, code_cells=10, predictions=2, exercises=3)
-(20, 30)
+>>> minutes(words=750, code_cells=3, predictions=1, tasks=1)
+19
 """
 
-import math
+import argparse
 import re
 import sys
 
@@ -41,81 +40,174 @@ import nbformat
 
 from posenc_tools import ROOT
 
-__all__ = [
-    "CHAPTERS",
-    "MINUTES_PER_CODE_CELL",
-    "MINUTES_PER_EXERCISE",
-    "MINUTES_PER_PREDICTION",
-    "WORDS_PER_MINUTE",
-    "chapter_times",
-    "counts",
-    "minutes",
-]
+__all__ = ["MINUTES_PER_CODE_CELL", "WORDS_PER_MINUTE", "minutes", "sections"]
 
-WORDS_PER_MINUTE = 100  # technical prose with formulas, read carefully
-MINUTES_PER_CODE_CELL = 0.5
-MINUTES_PER_PREDICTION = 1.5
-MINUTES_PER_EXERCISE = 4
+WORDS_PER_MINUTE = 75  # technical prose with formulas, read carefully
+MINUTES_PER_CODE_CELL = 2 / 3  # run it, read what it shows
+MINUTES_PER_PREDICTION = 2  # write the answer down, run, compare
+MINUTES_PER_EXERCISE = 5  # a task: write a function, a short proof, a change
+OPTIONAL_CHAPTERS = ("05", "06", "07")  # read after the core path, in any order
 
 NOTEBOOKS = ROOT / "notebooks"
-CHAPTERS = tuple(sorted(p.name for p in NOTEBOOKS.glob("0[1-9]_*.ipynb")))
-
+START, END = "<!-- times -->", "<!-- /times -->"
+_LABEL = re.compile(r"^\*(Core path|Optional) · \d+ min\*\n?", re.MULTILINE)
 _PREDICTION = re.compile(r"\bPredict\b")
-_EXERCISE_ITEM = re.compile(r"^\d+\. ", re.MULTILINE)
+_TASK = re.compile(r"\bYour turn\b")
+_ITEM = re.compile(r"^\d+\. ", re.MULTILINE)
+_NOT_STEPS = ("Setup", "Summary")  # counted in the times, not named in the path
 
 
-def _exercises(text):
-    """The numbered items after ``## Exercises`` in one markdown cell's text."""
-    match = re.search(r"^## Exercises\b", text, re.MULTILINE)
-    if match is None:
-        return 0
-    rest = text[match.end() :]
-    following = re.search(r"^#", rest, re.MULTILINE)  # up to the next heading
-    return len(_EXERCISE_ITEM.findall(rest[: following.start()] if following else rest))
-
-
-def counts(path):
-    """``{"words", "code_cells", "predictions", "exercises"}`` of one notebook."""
-    cells = nbformat.read(path, as_version=4).cells
-    prose = [c.source for c in cells if c.cell_type == "markdown"]
-    return {
-        "words": sum(len(text.split()) for text in prose),
-        "code_cells": sum(
-            1 for c in cells if c.cell_type == "code" and c.source.strip()
-        ),
-        "predictions": sum(len(_PREDICTION.findall(text)) for text in prose),
-        "exercises": sum(_exercises(text) for text in prose),
-    }
-
-
-def _up_to_5(value):
-    return 5 * math.ceil(value / 5 - 1e-9)
-
-
-def minutes(*, words, code_cells, predictions, exercises):
-    """``(read and run, with the exercises)`` in minutes, multiples of 5."""
-    read = (
+def minutes(*, words, code_cells, predictions, tasks):
+    """The rule's minutes for these counts, rounded to the nearest minute."""
+    return round(
         words / WORDS_PER_MINUTE
         + code_cells * MINUTES_PER_CODE_CELL
         + predictions * MINUTES_PER_PREDICTION
+        + tasks * MINUTES_PER_EXERCISE
     )
-    return _up_to_5(read), _up_to_5(read + exercises * MINUTES_PER_EXERCISE)
 
 
-def chapter_times(path):
-    """``(read and run, with the exercises)`` of the notebook at ``path``."""
-    return minutes(**counts(path))
+def _split_exercises(text):
+    """``(text, exercises)``: a markdown cell's text, and its ``## Exercises`` part."""
+    found = re.search(r"^## Exercises\b", text, re.MULTILINE)
+    return (
+        (text, "") if found is None else (text[: found.start()], text[found.start() :])
+    )
 
 
-def main():
-    total = [0, 0]
-    for name in CHAPTERS:
-        found = counts(NOTEBOOKS / name)
-        read, whole = minutes(**found)
-        total = [total[0] + read, total[1] + whole]
-        numbers = ", ".join(f"{value} {key}" for key, value in found.items())
-        print(f"{name[:2]}  {read:3d} min  {whole:3d} min   ({numbers})")
-    print(f"all {total[0]:4d} min  {total[1]:3d} min")
+def _minutes(cells):
+    """``(reading, exercises)`` minutes of ``cells``: the exercises are the
+    numbered items (and the words) of a ``## Exercises`` part."""
+    prose, exercises = [], []
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            text, tasks = _split_exercises(_LABEL.sub("", cell.source))
+            prose.append(text)
+            exercises.append(tasks)
+    reading = minutes(
+        words=sum(len(text.split()) for text in prose),
+        code_cells=sum(c.cell_type == "code" and bool(c.source.strip()) for c in cells),
+        predictions=sum(len(_PREDICTION.findall(text)) for text in prose),
+        tasks=sum(len(_TASK.findall(text)) for text in prose),
+    )
+    practice = minutes(
+        words=sum(len(text.split()) for text in exercises),
+        code_cells=0,
+        predictions=0,
+        tasks=sum(len(_ITEM.findall(text)) for text in exercises),
+    )
+    return reading, practice
+
+
+def sections(nb, chapter):
+    """``[(heading, core, minutes, exercise_minutes, first_cell)]`` of a chapter.
+
+    A section runs from a cell starting with a ``## `` heading to the next; the
+    cells before the first heading count with the first section.
+    """
+    starts = [i for i, c in enumerate(nb.cells) if c.source.startswith("## ")]
+    found = []
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(nb.cells)
+        heading = nb.cells[start].source.split("\n", 1)[0][3:].strip()
+        core = chapter not in OPTIONAL_CHAPTERS and not heading.endswith("(optional)")
+        reading, practice = _minutes(nb.cells[0 if number == 0 else start : end])
+        found.append((heading, core, reading, practice, start))
+    return found
+
+
+def _chapters():
+    return sorted(NOTEBOOKS.glob("0[1-9]_*.ipynb"))
+
+
+def _label(core, total):
+    return f"*{'Core path' if core else 'Optional'} · {total} min*"
+
+
+def _labelled(nb, chapter):
+    """``nb`` with each heading cell's time label written under its heading."""
+    for _, core, total, _, start in sections(nb, chapter):
+        cell = nb.cells[start]
+        heading, _, rest = cell.source.partition("\n")
+        rest = _LABEL.sub("", rest.lstrip("\n"), count=1).lstrip("\n")
+        cell.source = f"{heading}\n\n{_label(core, total)}\n\n{rest}".rstrip("\n")
+    return nb
+
+
+def _table(prefix):
+    """The markdown between the markers: the core path, then every chapter;
+    links to the notebooks start with ``prefix``."""
+    path, rows, total = [], [], [0, 0, 0]
+    for notebook in _chapters():
+        chapter = notebook.name[:2]
+        found = sections(nbformat.read(notebook, as_version=4), chapter)
+        times = [
+            sum(m for _, c, m, _, _ in found if c),
+            sum(m for _, c, m, _, _ in found if not c),
+            sum(x for _, _, _, x, _ in found),
+        ]
+        total = [a + b for a, b in zip(total, times, strict=True)]
+        link = f"[{chapter}]({prefix}{notebook.name})"
+        steps = [(h, m) for h, c, m, _, _ in found if c and h not in _NOT_STEPS]
+        path += [f"{link} {h} ({m} min)" for h, m in steps]
+        rows.append(f"| {link} | " + " | ".join(f"{t} min" for t in times) + " |")
+    return "\n".join(
+        [
+            f"**The core path, {total[0]} min:** " + " → ".join(path) + ".",
+            "",
+            "| Chapter | Core path | Optional | Exercises |",
+            "|---|---|---|---|",
+            *rows,
+            "| all | " + " | ".join(f"{t} min" for t in total) + " |",
+        ]
+    )
+
+
+def _with_table(text, table, where):
+    if START not in text:
+        raise SystemExit(f"chapter_times: no {START} ... {END} in {where}")
+    before, rest = text.split(START, 1)
+    return f"{before}{START}\n{table}\n{END}{rest.split(END, 1)[1]}"
+
+
+def _targets():
+    """``{path: text as it should be}`` for every file that quotes a time."""
+    wanted = {}
+    for notebook in _chapters():
+        nb = _labelled(nbformat.read(notebook, as_version=4), notebook.name[:2])
+        wanted[notebook] = nbformat.writes(nb).rstrip("\n") + "\n"
+    index = NOTEBOOKS / "00_index.ipynb"
+    nb = nbformat.read(index, as_version=4)
+    for cell in nb.cells:
+        if START in cell.source:
+            cell.source = _with_table(cell.source, _table(""), "the index")
+    wanted[index] = nbformat.writes(nb).rstrip("\n") + "\n"
+    readme = ROOT / "README.md"
+    table = _table("notebooks/")
+    wanted[readme] = _with_table(readme.read_text("utf-8"), table, "README.md")
+    return wanted
+
+
+def stale():
+    """The files whose quoted times are not what the rule gives now."""
+    return [p for p, text in _targets().items() if p.read_text("utf-8") != text]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--write", action="store_true", help="write the times")
+    parser.add_argument("--check", action="store_true", help="exit 1 if stale")
+    args = parser.parse_args(argv)
+    if args.write:
+        for path, text in _targets().items():
+            path.write_text(text, encoding="utf-8")
+    elif args.check:
+        old = stale()
+        for path in old:
+            print(f"{path.relative_to(ROOT)}: times are stale: run make notebooks")
+        return 1 if old else 0
+    print(_table("notebooks/"))
+    return 0
 
 
 if __name__ == "__main__":
