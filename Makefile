@@ -141,7 +141,7 @@ bench: $(STAMP)
 bench-grading: $(STAMP)
 	$(BIN)/python benchmarks/grading.py
 
-# Regenerate notebooks/05_exercise.ipynb from its source, notebooks/solutions/.
+# Regenerate notebooks/03_exercise.ipynb from its source, notebooks/solutions/.
 solutions: $(STAMP)
 	$(BIN)/python -m posenc_tools.make_exercise
 

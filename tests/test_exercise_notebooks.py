@@ -44,7 +44,7 @@ def defined(source):
 def test_learner_notebook_is_generated_from_the_solution(solution, learner):
     expected = make_exercise.learner_notebook(solution)
     assert make_exercise.sources(learner) == make_exercise.sources(expected), (
-        "notebooks/05_exercise.ipynb has drifted from its source: run "
+        "notebooks/03_exercise.ipynb has drifted from its source: run "
         "make solutions, then make notebooks."
     )
 

@@ -51,7 +51,7 @@ _MAX_ITEMS = 10_000  # a list or tuple longer than this is refused before readin
 _FORMULA = ("02_sinusoidal_encoding.ipynb", "The formula")
 _TRACE = ("02_sinusoidal_encoding.ipynb", "The worked trace")
 _COPY = ("01_embeddings.ipynb", "The lookup returns a copy")
-_MISTAKES_04 = "04_common_mistakes.ipynb"
+_MISTAKES_04 = "05_common_mistakes.ipynb"
 _SECTIONS = {
     "k-instead-of-pair": (_FORMULA, (_MISTAKES_04, "1. `k-instead-of-pair`")),
     "swapped-sin-cos": (

@@ -112,7 +112,7 @@ def test_position_sliders_of_chapter_02(lab_server, page, tmp_path, latency_repo
 
 
 def test_offset_slider_of_chapter_03(lab_server, page, tmp_path, latency_report):
-    name = "03_why_sines.ipynb"
+    name = "04_why_sines.ipynb"
     _open_and_run(page, lab_server, name)
     root = widget_root(page, ".posenc-pair-circle")
     drive_pair_circle(page, root, latency_report, "JupyterLab")

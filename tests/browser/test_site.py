@@ -249,6 +249,6 @@ def test_static_sliders_of_chapter_02(site, page, latency_report):
 @pytest.mark.browser
 def test_static_pair_circle_of_chapter_03(site, page, latency_report):
     seen = _watch(page)
-    root = _open_widget(page, site, "03_why_sines.html", ".posenc-pair-circle")
+    root = _open_widget(page, site, "04_why_sines.html", ".posenc-pair-circle")
     drive_pair_circle(page, root, latency_report, "site")
     assert seen["outside"] == [] and seen["errors"] == []

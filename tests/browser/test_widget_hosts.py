@@ -122,7 +122,7 @@ def test_the_lecture_explorer_is_the_same_in_every_host(
     [
         ("02_sinusoidal_encoding", ".posenc-position",
          [("pos", "ArrowRight", "2,8"), ("d_model", "ArrowRight", "2,10")]),
-        ("03_why_sines", ".posenc-pair-circle", [("offset", "ArrowRight", "4")]),
+        ("04_why_sines", ".posenc-pair-circle", [("offset", "ArrowRight", "4")]),
     ],
     ids=["chapter-02", "chapter-03"],
 )  # fmt: skip

@@ -127,7 +127,7 @@ class Page:
 
     @property
     def href(self):
-        """The page's path inside the site, e.g. ``solutions/05_exercise.html``."""
+        """The page's path inside the site, e.g. ``solutions/03_exercise.html``."""
         return self.source.with_suffix(".html").as_posix()
 
     @property
@@ -180,7 +180,7 @@ def course_pages(notebooks=NOTEBOOKS):
 
 
 def _parent(sub, top, texts, notebooks):
-    """The chapter that names ``sub`` (e.g. ``solutions/05_exercise.ipynb``), else
+    """The chapter that names ``sub`` (e.g. ``solutions/03_exercise.ipynb``), else
     the chapter with the same file name or number, else the index."""
     name = sub.source.as_posix()
     for chapter in top:

@@ -8,7 +8,7 @@ Two notebooks are generated, each from a single source (edit only the source):
 ========================================  =====================================
 source                                    generated
 ========================================  =====================================
-``notebooks/solutions/05_exercise.ipynb`` ``notebooks/05_exercise.ipynb`` (the
+``notebooks/solutions/03_exercise.ipynb`` ``notebooks/03_exercise.ipynb`` (the
                                           learner's exercise)
 ``notebooks/lecture.ipynb``               ``notebooks/lecture_live.ipynb`` (the
                                           lecture, to type live)
@@ -44,8 +44,8 @@ import nbformat
 
 from posenc_tools import ROOT
 
-SOLUTION = ROOT / "notebooks" / "solutions" / "05_exercise.ipynb"
-LEARNER = ROOT / "notebooks" / "05_exercise.ipynb"
+SOLUTION = ROOT / "notebooks" / "solutions" / "03_exercise.ipynb"
+LEARNER = ROOT / "notebooks" / "03_exercise.ipynb"
 LECTURE = ROOT / "notebooks" / "lecture.ipynb"
 LECTURE_LIVE = ROOT / "notebooks" / "lecture_live.ipynb"
 #: (source, generated) pairs; ``make solutions`` regenerates each.

@@ -17,7 +17,7 @@ import nbformat
 
 from posenc_tools import ROOT
 
-SOLUTION = ROOT / "notebooks" / "solutions" / "05_exercise.ipynb"
+SOLUTION = ROOT / "notebooks" / "solutions" / "03_exercise.ipynb"
 
 _POS_ENCODING = '''\
 def pos_encoding(pos, d):

@@ -447,20 +447,20 @@ def test_decide_refuses_a_report_it_cannot_read(report):
 def test_find_submissions_names_learners_by_file_or_folder(tmp_path):
     (tmp_path / "alice.ipynb").write_text("{}")
     (tmp_path / "bob").mkdir()
-    (tmp_path / "bob" / "05_exercise.ipynb").write_text("{}")
+    (tmp_path / "bob" / "03_exercise.ipynb").write_text("{}")
     (tmp_path / "bob" / "scratch.ipynb").write_text("{}")
     (tmp_path / "notes.txt").write_text("not a submission")
     found = find_submissions([tmp_path])
     assert found == {
         "alice": tmp_path / "alice.ipynb",
-        "bob": tmp_path / "bob" / "05_exercise.ipynb",
+        "bob": tmp_path / "bob" / "03_exercise.ipynb",
     }
 
 
 def test_the_same_name_twice_gives_two_learners_named_by_where(tmp_path):
     for group in ("x", "y"):
         (tmp_path / group / "alice").mkdir(parents=True)
-        (tmp_path / group / "alice" / "05_exercise.ipynb").write_text("{}")
+        (tmp_path / group / "alice" / "03_exercise.ipynb").write_text("{}")
     found = find_submissions([tmp_path / "x", tmp_path / "y", tmp_path / "x"])
     assert list(found) == [
         f"alice ({tmp_path / 'x' / 'alice'})",
@@ -622,8 +622,8 @@ def test_every_file_gets_rows_under_a_name_of_its_own(tmp_path):
     subs = tmp_path / "subs"
     sources = [(b"flat/\xff\xfe.ipynb", right), (b"flat/a b.ipynb", sine_only),
                (b"flat/a_b.ipynb", right), (b"flat/=1+1.ipynb", other),
-               (b"x/alice/05_exercise.ipynb", right),
-               (b"y/alice/05_exercise.ipynb", sine_only)]  # fmt: skip
+               (b"x/alice/03_exercise.ipynb", right),
+               (b"y/alice/03_exercise.ipynb", sine_only)]  # fmt: skip
     for name, source in sources:
         path = subs / os.fsdecode(name)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -711,7 +711,7 @@ def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
     """What the learner's notebook imports at its top is there, inert."""
     from posenc_tools.grading.box import box_command, make_stub
 
-    nb = json.loads((ROOT / "notebooks" / "05_exercise.ipynb").read_text("utf-8"))
+    nb = json.loads((ROOT / "notebooks" / "03_exercise.ipynb").read_text("utf-8"))
     setup = next("".join(c["source"]) for c in nb["cells"]
                  if "setup_notebook()" in "".join(c["source"]))  # fmt: skip
     (tmp_path / "box").mkdir()

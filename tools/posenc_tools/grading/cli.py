@@ -16,7 +16,7 @@ def parser():
     parser = argparse.ArgumentParser(
         prog="posenc grade",
         description=(
-            "Run each learner's copy of 05_exercise.ipynb in a fresh kernel and "
+            "Run each learner's copy of 03_exercise.ipynb in a fresh kernel and "
             "check lookup, pos_encoding and sinusoidal_positions. Writes "
             "OUT/grades.csv and OUT/feedback/LEARNER.html. Each kernel runs in "
             "a box of its own (bubblewrap): its own processes, no network, a "

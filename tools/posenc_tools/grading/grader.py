@@ -3,7 +3,7 @@
     posenc grade SUBMISSION... --out DIR [--jobs N] [--shard I/N]
     posenc grade --merge DIR/grades.csv ... --out DIR
 
-A submission is a learner's copy of ``notebooks/05_exercise.ipynb``: a notebook
+A submission is a learner's copy of ``notebooks/03_exercise.ipynb``: a notebook
 file (the learner is its file name without ``.ipynb``) or a folder holding one
 (the learner is the folder's name). Every submission is copied first; each
 copy is run in a kernel of its own, in a box of its own

@@ -35,9 +35,9 @@ def learner_id(name):
 
 
 def _learner_notebook(folder):
-    """The notebook of a learner's folder: its ``05_exercise.ipynb``, else the first."""
+    """The notebook of a learner's folder: its ``03_exercise.ipynb``, else the first."""
     notebooks = sorted(folder.glob("*.ipynb"))
-    preferred = folder / "05_exercise.ipynb"
+    preferred = folder / "03_exercise.ipynb"
     return preferred if preferred in notebooks else (notebooks or [preferred])[0]
 
 
@@ -61,7 +61,7 @@ def find_submissions(paths):
 
     A notebook file is one learner, named by the file (``alice.ipynb``); a folder
     holds learners: each notebook in it, and each sub-folder (named by the
-    learner, holding their ``05_exercise.ipynb``). Names are made readable
+    learner, holding their ``03_exercise.ipynb``). Names are made readable
     (:func:`learner_id`); two submissions of the same name are both kept, each
     named with where it came from: ``alice (class-a/alice)``. A file given twice
     is one learner.
