@@ -1,4 +1,4 @@
-"""The time rule, its calibration, and the times written where the course quotes them."""
+"""The time rule, its calibration, and the times written where they are quoted."""
 
 import nbformat
 import pytest
