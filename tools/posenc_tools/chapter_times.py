@@ -111,6 +111,7 @@ def sections(nb, chapter):
         end = starts[number + 1] if number + 1 < len(starts) else len(nb.cells)
         heading = nb.cells[start].source.split("\n", 1)[0][3:].strip()
         core = chapter not in OPTIONAL_CHAPTERS and not heading.endswith("(optional)")
+        core = core and heading != "Exercises"  # practice: its own column
         reading, practice = _minutes(nb.cells[0 if number == 0 else start : end])
         found.append((heading, core, reading, practice, start))
     return found
@@ -140,25 +141,32 @@ def _table(prefix):
     path, rows, total = [], [], [0, 0, 0]
     for notebook in _chapters():
         chapter = notebook.name[:2]
-        found = sections(nbformat.read(notebook, as_version=4), chapter)
+        nb = nbformat.read(notebook, as_version=4)
+        found = sections(nb, chapter)
         times = [
             sum(m for _, c, m, _, _ in found if c),
             sum(m for _, c, m, _, _ in found if not c),
             sum(x for _, _, _, x, _ in found),
         ]
         total = [a + b for a, b in zip(total, times, strict=True)]
-        link = f"[{chapter}]({prefix}{notebook.name})"
-        steps = [(h, m) for h, c, m, _, _ in found if c and h not in _NOT_STEPS]
-        path += [f"{link} {h} ({m} min)" for h, m in steps]
+        title = nb.cells[0].source.split("\n", 1)[0].lstrip("# ")
+        link = f"[{title}]({prefix}{notebook.name})"
+        steps = [
+            f"{h}, {m} min" for h, c, m, _, _ in found if c and h not in _NOT_STEPS
+        ]
+        if steps:
+            path.append(f"{len(path) + 1}. {link}: " + "; ".join(steps) + ".")
         rows.append(f"| {link} | " + " | ".join(f"{t} min" for t in times) + " |")
     return "\n".join(
         [
-            f"**The core path, {total[0]} min:** " + " → ".join(path) + ".",
+            f"**The core path: {total[0]} minutes.**",
+            "",
+            *path,
             "",
             "| Chapter | Core path | Optional | Exercises |",
             "|---|---|---|---|",
             *rows,
-            "| all | " + " | ".join(f"{t} min" for t in total) + " |",
+            "| All | " + " | ".join(f"{t} min" for t in total) + " |",
         ]
     )
 
