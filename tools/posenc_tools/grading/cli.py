@@ -26,7 +26,8 @@ def parser():
             "OUT/grades.csv and OUT/feedback/LEARNER.html. Each kernel runs in "
             "a box of its own (bubblewrap): its own processes, no network, a "
             "read-only system, only its own notebook; the verdicts are decided "
-            "outside it."
+            "outside it. A file that is not a learner's notebook is listed as "
+            "left out, with the reason."
         ),
         epilog=(
             "Exit status: 0 when every learner's rows say what their notebook did; "
@@ -39,7 +40,11 @@ def parser():
     parser.add_argument(
         "submissions", nargs="*", help="notebooks, learner folders, or folders of them"
     )
-    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument(
+        "--out", required=True,
+        help="output folder; its grades.csv and feedback/ are replaced when the "
+        "run is complete",
+    )  # fmt: skip
     parser.add_argument("--jobs", type=int, default=None, help="default: the cores")
     parser.add_argument("--shard", default=None, help="I/N: every N-th, from the I-th")
     parser.add_argument(
@@ -55,7 +60,8 @@ def parser():
     )
     parser.add_argument(
         "--memory-mb", type=int, default=defaults.memory_mb,
-        help="address space of each worker and each kernel",
+        help="address space of each worker and each kernel; at most what the "
+        "system allows (the hard RLIMIT_AS)",
     )  # fmt: skip
     parser.add_argument(
         "--worker-margin-seconds", type=float,
