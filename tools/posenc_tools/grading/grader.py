@@ -24,14 +24,10 @@ Written:
 - ``DIR/feedback/LEARNER.html``: each task's verdict and explanation, and the
   learner's first failing cell, if any.
 
-Both are written into a hidden folder of ``DIR`` and moved into place when the
-run is complete, replacing the previous ``grades.csv`` and ``feedback/``
-together: a run that is stopped, fails, or finds nobody to grade leaves them as
-they were. ``posenc grade`` exits with 0 when every learner's rows say what
-their notebook did, 2 when it refuses to run (a bad option, no sandbox, nobody
-to grade, a CSV to merge that is not a grades.csv: nothing written), and 3 when
-the grader itself failed some learners (their rows say "not graded: the
-grading process failed" or "the grader failed"; everything else is written).
+Both are written into a hidden folder of ``DIR`` and moved into place together
+when the run is complete: a run that stops, or finds nobody to grade, leaves the
+previous ones as they were. Exit status (:mod:`~posenc_tools.grading.cli`): 0;
+2 when refused, nothing written; 3 when the grader itself failed some learners.
 
 What is contained, and what is not
 ----------------------------------
@@ -357,7 +353,7 @@ def _replacing(out):
 
 def _grade_all(copies, out, jobs, limits, stub, progress):
     """Every learner's rows, whatever happened to each."""
-    workers = [Worker(limits, stub) for _ in range(min(jobs, len(copies)) or 1)]
+    workers = [Worker(limits, stub) for _ in range(min(jobs, len(copies)))]
     idle = queue.SimpleQueue()
     for worker in workers:
         idle.put(worker)
