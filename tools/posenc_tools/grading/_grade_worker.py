@@ -34,6 +34,7 @@ box: a kernel sees neither them nor this process.
 """
 
 import json
+import math
 import os
 import resource
 import secrets
@@ -272,6 +273,7 @@ def grade_notebook(
 
     ``ready()`` is called once the kernel answers; ``tell(cell)`` before each
     cell, and with None before the checks.
+    ``cell_timeout`` is rounded up to whole seconds.
     Returns ``{"status": "graded", "failed": CELL or None, "verdicts": {...}}``,
     or ``{"status": "kernel-died", "failed": CELL}``.
     """
@@ -279,7 +281,7 @@ def grade_notebook(
     client = _CappedClient(
         nb,
         km=kernel.manager,
-        timeout=cell_timeout,
+        timeout=math.ceil(cell_timeout),  # nbclient counts whole seconds
         allow_errors=True,
         record_timing=False,
         interrupt_on_timeout=True,

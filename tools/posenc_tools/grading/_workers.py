@@ -62,7 +62,7 @@ class Worker:
             self._start()
         # until its kernel answers; then the notebook, its checks and the margin
         deadline = time.monotonic() + STARTUP_SECONDS + self.limits.worker_seconds()
-        running = ()  # the cell the worker said it runs; None: the checks
+        running, ready = (), False  # the cell the worker runs; None: the checks
         try:
             request = json.dumps({"notebook": str(notebook)}) + "\n"
             self.process.stdin.write(request.encode())
@@ -73,6 +73,7 @@ class Worker:
                 if "live" in answer:
                     self.live = answer["live"]
                 elif "ready" in answer:
+                    ready = True
                     deadline = time.monotonic() + self.limits.worker_seconds()
                 elif "running" in answer:
                     running = (answer["running"],)
@@ -81,6 +82,9 @@ class Worker:
         except TimeoutError:
             self.stop(now=True)
             result = {"status": "worker-timeout"}
+            if not ready:  # the grader's failure, not the learner's notebook
+                detail = f"no kernel ready after {STARTUP_SECONDS:g} s"
+                result = {"status": "worker-died", "detail": detail}
             what = "still running when the time limit was reached"
         except (OSError, ValueError):  # a broken pipe, a cut-off or empty line
             result = {

@@ -5,20 +5,29 @@
 
 A submission is a learner's copy of ``notebooks/03_exercise.ipynb``: a notebook
 file (the learner is its file name without ``.ipynb``) or a folder holding one
-(the learner is the folder's name). Every submission is copied first; each
-copy is run in a kernel of its own, in a box of its own
-(:mod:`posenc_tools.grading.box`); then the kernel runs the learner's functions on
-the inputs of each task's checker (``check_lookup``, ``check_pos_encoding``,
-``check_sinusoidal_positions``) and the checker judges the results here, in the
-grader's own processes (:mod:`posenc_tools.grading.verdicts`). Each job has one
-worker process (:mod:`posenc_tools.grading._grade_worker`) that grades its
-learners one after another and starts each next kernel ahead; no kernel is used
-for two learners. Written:
+(the learner is the folder's name). Every file given or in a folder given is one
+learner, or left out with a reason (hidden, not a notebook, not a regular file,
+unreadable, a link pointing outside its folder, the same file as another
+learner's: :func:`~posenc_tools.grading.submissions.find_submissions`). Every
+submission is copied first; each copy is run in a kernel of its own, in a box of
+its own (:mod:`posenc_tools.grading.box`); then the kernel runs the learner's
+functions on the inputs of each task's checker (``check_lookup``,
+``check_pos_encoding``, ``check_sinusoidal_positions``) and the checker judges
+the results here, in the grader's own processes
+(:mod:`posenc_tools.grading.verdicts`). Each job has one worker process
+(:mod:`posenc_tools.grading._grade_worker`) that grades its learners one after
+another and starts each next kernel ahead; no kernel is used for two learners.
+Written:
 
 - ``DIR/grades.csv``: one row per learner and task, with the columns
   ``learner, task, passed, mistake, convention, seconds, message``;
 - ``DIR/feedback/LEARNER.html``: each task's verdict and explanation, and the
   learner's first failing cell, if any.
+
+Both are written into a hidden folder of ``DIR`` and moved into place together
+when the run is complete: a run that stops, or finds nobody to grade, leaves the
+previous ones as they were. Exit status (:mod:`~posenc_tools.grading.cli`): 0;
+2 when refused, nothing written; 3 when the grader itself failed some learners.
 
 What is contained, and what is not
 ----------------------------------
@@ -43,6 +52,7 @@ folder can take, and a learner who hard-codes the checker's published cases
 ``--unsandboxed``: then learners' code runs as you, with your files.
 """
 
+import contextlib
 import csv
 import html
 import importlib.util
@@ -72,13 +82,15 @@ __all__ = [
     "merge",
     "page_name",
     "parse_shard",
+    "tally",
     "write_csv",
 ]
 
 #: what grading imports beyond the library's own dependencies (the "grade" extra)
 NEEDS = ("ipykernel", "jupyter_client", "nbclient", "nbformat")
 COLUMNS = ("learner", "task", "passed", "mistake", "convention", "seconds", "message")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheets evaluate
+# what spreadsheets evaluate, and the quote that marks a cell as text
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
 class SandboxUnavailable(OSError):
@@ -93,6 +105,10 @@ _STATUS = {
     "worker-died": "not graded: the grading process failed ({detail}){where}",
     "grader-failed": "not graded: the grader failed ({detail})",
 }
+#: how a row begins when the grader, not the learner's notebook, failed them
+_GRADER_FAILED = tuple(
+    _STATUS[s].split(" (")[0] for s in ("worker-died", "grader-failed")
+)
 
 
 def _where(result):
@@ -230,18 +246,20 @@ def _box_stub(run, unsandboxed):
     return make_stub(run)
 
 
-def _copy_all(submissions, folder):
-    """Copy every notebook into ``folder`` first: ``{learner: copy or error}``."""
+def _copy_all(submissions, folder, left_out):
+    """Copy every notebook into ``folder`` first: ``{learner: copy}``.
+
+    A notebook that cannot be read is added to ``left_out``.
+    """
     copies = {}
     for number, (learner, notebook) in enumerate(submissions):
         copy = folder / f"{number:05d}" / notebook.name
-        copy.parent.mkdir()
+        copy.parent.mkdir(parents=True)
         try:
             shutil.copyfile(notebook, copy)
             copies[learner] = copy
         except OSError as exc:
-            detail = f"{type(exc).__name__}: {exc.strerror}"
-            copies[learner] = {"status": "unreadable", "detail": detail}
+            left_out.append((learner_id(str(notebook)), f"unreadable ({exc})"))
     return copies
 
 
@@ -268,34 +286,74 @@ def grade(paths, out, *, jobs=None, limits=None, shard=None, progress=None,
 
     Returns
     -------
-    list of dict
+    rows : list of dict
         The rows written to the CSV.
+    left_out : list of (str, str)
+        ``(path, reason)`` of each file that is not graded.
 
     Raises
     ------
     SandboxUnavailable
         If no box can be made here and ``unsandboxed`` is False.
+    ValueError
+        If there is nobody to grade; then nothing is written.
     """
     _check_installed()
     limits = Limits() if limits is None else limits
     jobs = check_integer(jobs or os.cpu_count() or 1, "jobs", min_value=1)
-    submissions = list(find_submissions(paths).items())
+    if not paths:
+        raise ValueError("no submissions given: name the class's folder or files.")
+    found, left_out = find_submissions(paths)
+    submissions = list(found.items())
     if shard is not None:
         index, count = parse_shard(shard)
         submissions = submissions[index - 1 :: count]
-    out = Path(out)
     with tempfile.TemporaryDirectory(prefix="posenc-grade-run-") as run:
+        copies = _copy_all(submissions, Path(run) / "submissions", left_out)
+        if not copies:
+            raise ValueError(_nobody(paths, shard, len(found), left_out))
         stub = _box_stub(Path(run), unsandboxed)
-        (Path(run) / "submissions").mkdir()
-        copies = _copy_all(submissions, Path(run) / "submissions")
-        (out / "feedback").mkdir(parents=True, exist_ok=True)
-        rows = _grade_all(copies, out, jobs, limits, stub, progress)
-    return write_csv(rows, out / "grades.csv")
+        with _replacing(out) as new:
+            rows = _grade_all(copies, new, jobs, limits, stub, progress)
+            rows = write_csv(rows, new / "grades.csv")
+    return rows, sorted(left_out)
+
+
+def _nobody(paths, shard, found, left_out):
+    """Why nobody is graded, as one sentence."""
+    said = "nobody to grade in " + ", ".join(map(str, paths))
+    said += f" (shard {shard} of {found} learners)" if shard else ""
+    if left_out:
+        listed = "; ".join(f"{path}: {why}" for path, why in sorted(left_out)[:3])
+        more = "; ..." if len(left_out) > 3 else ""
+        said += f", {len(left_out)} left out ({listed}{more})"
+    return said + "; nothing was written."
+
+
+@contextlib.contextmanager
+def _replacing(out):
+    """A hidden folder to write the CSV and the pages into, moved into ``out`` last.
+
+    Until then, and if the run stops, ``out/grades.csv`` and ``out/feedback/``
+    stay as they were; then both are replaced.
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    new = Path(tempfile.mkdtemp(prefix=".posenc-grade-", dir=out))
+    try:
+        (new / "feedback").mkdir()
+        yield new
+        if (out / "feedback").exists():
+            os.replace(out / "feedback", new / "old-feedback")
+        os.replace(new / "feedback", out / "feedback")
+        os.replace(new / "grades.csv", out / "grades.csv")
+    finally:
+        shutil.rmtree(new, ignore_errors=True)
 
 
 def _grade_all(copies, out, jobs, limits, stub, progress):
     """Every learner's rows, whatever happened to each."""
-    workers = [Worker(limits, stub) for _ in range(min(jobs, len(copies)) or 1)]
+    workers = [Worker(limits, stub) for _ in range(min(jobs, len(copies)))]
     idle = queue.SimpleQueue()
     for worker in workers:
         idle.put(worker)
@@ -303,7 +361,7 @@ def _grade_all(copies, out, jobs, limits, stub, progress):
     try:
         with ThreadPoolExecutor(max_workers=len(workers)) as pool:
             futures = {
-                pool.submit(_grade_copy, learner, copy, out, idle): learner
+                pool.submit(_grade_one, learner, copy, out, idle): learner
                 for learner, copy in copies.items()
             }
             for done, future in enumerate(as_completed(futures), 1):
@@ -319,12 +377,6 @@ def _grade_all(copies, out, jobs, limits, stub, progress):
         for worker in workers:
             worker.stop()
     return rows
-
-
-def _grade_copy(learner, copy, out, idle):
-    if isinstance(copy, dict):  # could not even be copied
-        return _write_learner(learner, copy, 0.0, out)
-    return _grade_one(learner, copy, out, idle)
 
 
 def _check_installed():
@@ -344,17 +396,23 @@ def _cell(value):
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
+def _uncell(text):
+    """The value of a cell :func:`_cell` wrote: ``'=1+1`` is ``=1+1``."""
+    return text[1:] if text.startswith("'") else text
+
+
 def write_csv(rows, path):
     """Write ``rows`` (dicts with :data:`COLUMNS`) sorted by learner and task.
 
     Cells that a spreadsheet would evaluate (starting ``=``, ``+``, ``-``,
-    ``@``) get a leading ``'``. The file is replaced at once (written beside it,
-    then renamed). Returns the rows as written, in that order.
+    ``@``), and cells starting with ``'``, get a leading ``'``. The file is
+    replaced at once (written beside it, then renamed). Returns the rows as
+    written, in that order.
 
     Examples
     --------
-    >>> _cell("=1+1"), _cell("alice")
-    ("'=1+1", 'alice')
+    >>> _cell("=1+1"), _cell("'=1+1"), _cell("alice")
+    ("'=1+1", "''=1+1", 'alice')
     """
     order = {task: n for n, task in enumerate(TASKS)}
     rows = [{column: _cell(row[column]) for column in COLUMNS} for row in rows]
@@ -374,14 +432,72 @@ def write_csv(rows, path):
 def merge(csv_paths, out):
     """Join the ``grades.csv`` of several shards into ``out/grades.csv``.
 
-    Feedback pages beside each CSV are copied into ``out/feedback``.
+    The feedback page of each learner beside each CSV is copied into
+    ``out/feedback``. Returns the rows written.
+
+    Raises
+    ------
+    ValueError
+        If no CSV is given, one lacks a column of :data:`COLUMNS`, a learner is
+        in two of them, or they hold nobody; then nothing is written.
     """
-    rows = []
-    out = Path(out)
-    (out / "feedback").mkdir(parents=True, exist_ok=True)
-    for path in map(Path, csv_paths):
+    if not csv_paths:
+        raise ValueError("no grades.csv given to merge.")
+    rows, owner = [], {}
+    for path in dict.fromkeys(map(Path, csv_paths)):
+        for row in _read_grades(path):
+            first = owner.setdefault(row["learner"], path)
+            if first != path:
+                twice = f"learner {row['learner']!r} is in both {first} and {path}"
+                raise ValueError(f"{twice}: give each shard's grades.csv once.")
+            rows.append(row)
+    if not rows:
+        raise ValueError(
+            f"nobody in {', '.join(map(str, csv_paths))}; nothing was written."
+        )
+    with _replacing(out) as new:
+        for learner, path in owner.items():
+            page = path.parent / "feedback" / f"{page_name(learner)}.html"
+            if page.is_file():
+                shutil.copyfile(page, new / "feedback" / page.name)
+        rows = write_csv(rows, new / "grades.csv")
+    return rows
+
+
+def _read_grades(path):
+    """The rows of a ``grades.csv``, as :func:`write_csv` was given them."""
+    not_grades = f"{path} is not a grades.csv of posenc grade"
+    try:
         with open(path, newline="", encoding="utf-8") as file:
-            rows += list(csv.DictReader(file))
-        for page in (path.parent / "feedback").glob("*.html"):
-            (out / "feedback" / page.name).write_bytes(page.read_bytes())
-    return write_csv(rows, out / "grades.csv")
+            reader = csv.DictReader(file)
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+            if missing:
+                raise ValueError(
+                    f"{not_grades}: it has no column {', '.join(missing)}."
+                )
+            return [{c: _uncell(row[c] or "") for c in COLUMNS} for row in reader]
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"{not_grades} ({exc}).") from None
+
+
+def tally(rows):
+    """``(graded, not_graded, grader_failed)``: how many learners, from CSV rows.
+
+    A learner is not graded when all their rows say "not graded"; the grader
+    failed them when a row says the grader, or its process, failed.
+
+    Examples
+    --------
+    >>> rows = [{"learner": "a", "message": "lookup: passed all 5 cases."},
+    ...         {"learner": "b", "message": "not graded: the grader failed (X)"}]
+    >>> tally(rows)
+    (1, 1, 1)
+    """
+    learners, graded, failed = set(), set(), set()
+    for row in rows:
+        learners.add(row["learner"])
+        if not row["message"].startswith("not graded"):
+            graded.add(row["learner"])
+        if row["message"].startswith(_GRADER_FAILED):
+            failed.add(row["learner"])
+    return len(graded), len(learners - graded), len(failed)

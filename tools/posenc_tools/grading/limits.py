@@ -7,7 +7,7 @@ without importing the grader.
 import math
 from dataclasses import dataclass, fields
 
-__all__ = ["MIN_MEMORY_MB", "TASKS", "Limits"]
+__all__ = ["MIN_MEMORY_MB", "TASKS", "Limits", "max_memory_mb"]
 
 #: the learner's functions that are graded, in the CSV's order
 TASKS = ("lookup", "pos_encoding", "sinusoidal_positions")
@@ -23,11 +23,13 @@ class Limits:
     Attributes
     ----------
     cell_seconds : float
-        Each cell of the learner's notebook, and each task's check.
+        Each cell of the learner's notebook, and each task's check; rounded up
+        to whole seconds (nbclient counts whole seconds).
     notebook_seconds : float
         The learner's cells together; later cells are not run.
     memory_mb : int
-        Address space of the worker and, separately, of each of its kernels.
+        Address space of the worker and, separately, of each of its kernels; at
+        most what this system lets a process have (:func:`max_memory_mb`).
     worker_margin_seconds : float
         How much longer than the notebook and its checks a worker may take for
         one learner (from its kernel being ready) before it is killed.
@@ -82,9 +84,26 @@ def _check_seconds(option, value):
         raise ValueError(f"{option} == {value!r}, must be {expected}.")
 
 
+def max_memory_mb():
+    """The most address space a worker may ask for: the hard ``RLIMIT_AS``, in MB.
+
+    Without a hard limit, the largest that ``setrlimit`` takes (a C ``long``).
+    """
+    import resource  # Unix only, as grading is
+
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    most = 2**63 - 1 if hard == resource.RLIM_INFINITY else hard
+    return most // 2**20
+
+
 def _check_memory(option, value):
     expected = f"an integer >= {MIN_MEMORY_MB} (megabytes)"
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{option} == {value!r}, must be {expected}.")
     if value < MIN_MEMORY_MB:
         raise ValueError(f"{option} == {value!r}, must be {expected}.")
+    if value > max_memory_mb():
+        raise ValueError(
+            f"{option} == {value!r}, must be at most {max_memory_mb()} (megabytes: "
+            "the most address space this system lets a process have)."
+        )

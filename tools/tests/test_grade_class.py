@@ -1,0 +1,438 @@
+"""posenc grade on a class as a lecturer has it: every file accounted for.
+
+Issue 32: links, case variants, FIFOs, odd names, a forgotten folder, a killed
+run, a limit the system refuses. Most tests use a stand-in worker (no kernel):
+what is checked is who is graded and what is written, not the verdicts. The
+few that grade for real are boxed, with limits far from what a case needs.
+"""
+
+import csv
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+from posenc_tools.grading import grader
+from posenc_tools.grading._workers import Worker
+from posenc_tools.grading.box import sandbox_problem
+from posenc_tools.grading.limits import Limits, max_memory_mb
+from posenc_tools.grading.submissions import find_submissions, learner_id, page_name
+from posenc_tools.make_submissions import write_submissions
+
+from posenc_lib.__main__ import main
+
+PASS = {
+    "lookup": "lookup: passed all 5 cases.",
+    "pos_encoding": "pos_encoding: passed all 7 cases.",
+    "sinusoidal_positions": "sinusoidal_positions: passed all 6 cases.",
+}
+GRADED = {
+    "status": "graded",
+    "failed": None,
+    "verdicts": {task: {"passed": True, "message": m} for task, m in PASS.items()},
+}
+needs_box = pytest.mark.skipif(
+    sandbox_problem() is not None and not os.environ.get("POSENC_REQUIRE_SANDBOX"),
+    reason=f"no sandbox here: {sandbox_problem()}",
+)
+
+
+class _StandInWorker:
+    """Grades every notebook as all passed; fails on a file named ``bad...``."""
+
+    def __init__(self, limits, stub):
+        pass
+
+    def grade(self, notebook):
+        if notebook.name.startswith("bad"):
+            raise RuntimeError("the grader's own bug")
+        return GRADED
+
+    def stop(self):
+        pass
+
+
+@pytest.fixture
+def stand_in(monkeypatch):
+    monkeypatch.setattr(grader, "Worker", _StandInWorker)
+    monkeypatch.setattr(grader, "_box_stub", lambda run, unsandboxed: None)
+
+
+def _read(path):
+    with open(path, newline="", encoding="utf-8") as file:
+        return list(csv.DictReader(file))
+
+
+def _notebooks(folder, *names):
+    for name in names:
+        path = folder / os.fsdecode(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}")
+
+
+def _snapshot(out):
+    """Every file under ``out`` and its bytes."""
+    return {
+        str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()
+    }
+
+
+@pytest.fixture
+def graded_before(tmp_path):
+    """An output folder as an earlier run left it."""
+    out = tmp_path / "out"
+    (out / "feedback").mkdir(parents=True)
+    (out / "grades.csv").write_text("learner,task\nearlier,lookup\n")
+    (out / "feedback" / "earlier.html").write_text("<p>earlier</p>")
+    return out
+
+
+# --- every file accounted for ------------------------------------------------
+
+
+def test_a_link_never_takes_a_classmates_place(tmp_path):
+    subs = tmp_path / "subs"
+    _notebooks(subs, "zoe/03_exercise.ipynb", "bob.ipynb", "zed.ipynb")
+    (subs / "aaron").symlink_to("zoe")  # a folder linked to a classmate's
+    (subs / "bobby.ipynb").symlink_to("bob.ipynb")  # a file linked to one
+    (subs / "aa.ipynb").symlink_to("zed.ipynb")  # sorted first, still not zed
+    found, left_out = find_submissions([subs])
+    assert found == {
+        "bob": subs / "bob.ipynb",
+        "zed": subs / "zed.ipynb",
+        "zoe": subs / "zoe" / "03_exercise.ipynb",
+    }
+    assert left_out == [
+        (f"{subs}/aa.ipynb", f"a link to {subs}/zed.ipynb"),
+        (f"{subs}/aaron", f"a link to {subs}/zoe/03_exercise.ipynb"),
+        (f"{subs}/bobby.ipynb", f"a link to {subs}/bob.ipynb"),
+    ]
+
+
+def test_a_link_to_a_file_in_the_folder_is_graded_under_its_own_name(tmp_path):
+    subs = tmp_path / "subs"
+    _notebooks(subs, ".drafts/ann.ipynb")
+    (subs / "ann2.ipynb").symlink_to(".drafts/ann.ipynb")
+    found, left_out = find_submissions([subs])
+    assert found == {"ann2": subs / "ann2.ipynb"}
+    assert left_out == [(f"{subs}/.drafts", "hidden")]
+
+
+def test_what_is_not_a_learners_notebook_is_left_out_with_a_reason(tmp_path):
+    subs = tmp_path / "subs"
+    _notebooks(tmp_path, "outside.ipynb", "subs/carol.IPYNB", "subs/dan/Work.Ipynb")
+    _notebooks(subs, "ed/03_exercise.ipynb", "ed/.~03_exercise.ipynb")
+    (subs / "notes.txt").write_text("not a submission")
+    os.mkfifo(subs / "fifo.ipynb")  # opening it would wait for a writer forever
+    (subs / "empty").mkdir()
+    (subs / "evil.ipynb").symlink_to(tmp_path / "outside.ipynb")
+    (subs / "fay").mkdir()
+    (subs / "fay" / "03_exercise.ipynb").symlink_to("/etc/passwd")
+    (subs / "gone.ipynb").symlink_to("nowhere.ipynb")
+    (subs / "loop.ipynb").symlink_to("loop.ipynb")
+    _notebooks(subs, ".ipynb_checkpoints/carol-checkpoint.ipynb")
+    found, left_out = find_submissions([subs])
+    assert found == {
+        "carol": subs / "carol.IPYNB",  # any case of .ipynb
+        "dan": subs / "dan" / "Work.Ipynb",
+        "ed": subs / "ed" / "03_exercise.ipynb",
+    }
+    assert left_out == [
+        (f"{subs}/.ipynb_checkpoints", "hidden"),
+        (f"{subs}/empty", "a folder with no notebook (.ipynb) in it"),
+        (f"{subs}/evil.ipynb", "a link pointing outside the folder"),
+        (f"{subs}/fay", "a link pointing outside the folder"),
+        (f"{subs}/fifo.ipynb", "not a regular file"),
+        (f"{subs}/gone.ipynb", "unreadable (No such file or directory)"),
+        (f"{subs}/loop.ipynb", "unreadable (Too many levels of symbolic links)"),
+        (f"{subs}/notes.txt", "not a notebook (.ipynb)"),
+    ]
+
+
+def test_a_file_given_twice_is_one_learner_and_one_duplicate(tmp_path):
+    _notebooks(tmp_path, "alice.ipynb")
+    found, left_out = find_submissions([tmp_path / "alice.ipynb"] * 2)
+    assert list(found) == ["alice"]
+    shown = str(tmp_path / "alice.ipynb")
+    assert left_out == [(shown, f"the same file as {shown}")]
+
+
+def test_names_that_differ_on_disk_stay_different(tmp_path, monkeypatch):
+    names = [b"\xff.ipynb", b"\\xff.ipynb", b"\\\\xff.ipynb", b"a\nb.ipynb",
+             b"a\\nb.ipynb", b"carol.ipynb", b"carol.IPYNB",
+             b"carol (carol.ipynb).ipynb"]  # fmt: skip
+    _notebooks(tmp_path, *names)
+    monkeypatch.chdir(tmp_path)  # paths given without a folder
+    found, left_out = find_submissions(map(os.fsdecode, names))
+    assert left_out == []
+    assert list(found) == sorted([
+        "\\xff", "\\\\xff", "\\\\\\\\xff", "a\\nb", "a\\\\nb",
+        "carol (./carol.ipynb)", "carol (./carol.IPYNB)", "carol (carol.ipynb)",
+    ])  # fmt: skip
+
+
+def test_learner_ids_of_different_names_are_different():
+    names = [b"\xff", b"\\xff", b"\\\\xff", b"\\", b"\\\\", b"\xc3\xa9", b"\\xc3\\xa9",
+             b"\xc3", b"\\xc3", b"a\tb", b"a\\tb", b"\x1b", b"\\x1b", b"\xe2\x80\x8b",
+             b"\\u200b"]  # fmt: skip
+    ids = [learner_id(os.fsdecode(name)) for name in names]
+    assert len(set(ids)) == len(names), ids
+    assert all(i.isprintable() for i in ids)
+
+
+def test_feedback_pages_never_collide_even_on_a_disk_that_ignores_case():
+    names = ["a b", page_name("a b"), "a_b", "A_b", "a_B", "Ann", "ann", "ANN",
+             page_name("Ann"), ".a_b", "_a_b", ".", "..", "a.b", "a..b", "a~b",
+             "x" * 80, "x" * 81, "x" * 300, "x" * 300 + "y", "a\\b", "a/b",
+             "alice (x/alice)", "\\xff", "\\\\xff"]  # fmt: skip
+    pages = [page_name(name) for name in names]
+    assert len({page.lower() for page in pages}) == len(names), pages
+    for page in pages:
+        assert re.fullmatch(r"[a-z0-9_.~-]{1,97}", page) and page[0] != ".", page
+
+
+# --- nothing overwritten that was there ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "no submissions given: name the class's folder or files."),
+        (["{empty}"], "nobody to grade in {empty}; nothing was written."),
+        (["--merge"], "no grades.csv given to merge."),
+        (
+            ["--merge", "{other}"],
+            "{other} is not a grades.csv of posenc grade: it has no column "
+            "learner, task, passed, mistake, convention, seconds, message.",
+        ),
+    ],
+    ids=["no-folder", "empty-folder", "merge-nothing", "merge-other-columns"],
+)
+def test_grading_nothing_leaves_the_grades_as_they_were(
+    tmp_path, capsys, graded_before, argv, message
+):
+    places = {"empty": tmp_path / "empty", "other": tmp_path / "other.csv"}
+    places["empty"].mkdir()
+    places["other"].write_text("name,score\nann,3\n")
+    before = _snapshot(graded_before)
+    argv = [arg.format(**places) for arg in argv]
+    assert main(["grade", *argv, "--out", str(graded_before)]) == 2
+    assert capsys.readouterr().err == f"posenc grade: {message.format(**places)}\n"
+    assert _snapshot(graded_before) == before
+    assert sorted(os.listdir(graded_before)) == ["feedback", "grades.csv"]
+
+
+def test_a_run_stopped_half_way_leaves_the_grades_as_they_were(
+    tmp_path, stand_in, graded_before
+):
+    _notebooks(tmp_path / "subs", "ann.ipynb", "bob.ipynb")
+    before = _snapshot(graded_before)
+
+    def stop(done, total):  # after the first learner's page is written
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        grader.grade([tmp_path / "subs"], graded_before, jobs=1, progress=stop)
+    assert _snapshot(graded_before) == before
+    assert sorted(os.listdir(graded_before)) == ["feedback", "grades.csv"]
+
+
+_KILLED = """
+import os, signal, sys
+from posenc_tools.grading import grader
+from tests_stand_in import Worker
+grader.Worker, grader._box_stub = Worker, lambda run, unsandboxed: None
+kill = lambda done, total: os.kill(os.getpid(), signal.SIGKILL)
+grader.grade([sys.argv[1]], sys.argv[2], jobs=1, progress=kill)
+"""
+
+
+def test_a_killed_run_leaves_the_grades_as_they_were(tmp_path, graded_before):
+    _notebooks(tmp_path / "subs", "ann.ipynb", "bob.ipynb")
+    (tmp_path / "tests_stand_in.py").write_text(
+        f"GRADED = {GRADED!r}\n\nclass Worker:\n"
+        "    def __init__(self, limits, stub): pass\n"
+        "    def grade(self, notebook): return GRADED\n"
+        "    def stop(self): pass\n"
+    )
+    before = _snapshot(graded_before)
+    command = [sys.executable, "-c", _KILLED, str(tmp_path / "subs"),
+               str(graded_before)]  # fmt: skip
+    (tmp_path / "tmp").mkdir()  # what the killed run leaves of its own
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    done = subprocess.run(command, capture_output=True, cwd=tmp_path, env=env)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert {k: v for k, v in _snapshot(graded_before).items() if k[0] != "."} == before
+    # a learner's page was written, in the hidden folder only
+    [new] = [p for p in graded_before.iterdir() if p.name.startswith(".posenc-")]
+    pages = {p.name for p in (new / "feedback").iterdir()}
+    assert pages and pages <= {"ann.html", "bob.html"}
+
+
+def test_a_complete_run_replaces_the_csv_and_the_pages_together(
+    tmp_path, stand_in, graded_before
+):
+    _notebooks(tmp_path / "subs", "ann.ipynb")
+    grader.grade([tmp_path / "subs"], graded_before)
+    assert [row["learner"] for row in _read(graded_before / "grades.csv")] == [
+        "ann"
+    ] * 3
+    assert sorted(os.listdir(graded_before / "feedback")) == ["ann.html"]
+    assert sorted(os.listdir(graded_before)) == ["feedback", "grades.csv"]
+
+
+def test_merge_refuses_a_learner_in_two_csvs(tmp_path, stand_in):
+    _notebooks(tmp_path / "subs", "ann.ipynb")
+    for part in ("p1", "p2"):
+        grader.grade([tmp_path / "subs"], tmp_path / part)
+    parts = [tmp_path / part / "grades.csv" for part in ("p1", "p2")]
+    message = (
+        f"learner 'ann' is in both {parts[0]} and {parts[1]}: give each shard's "
+        "grades.csv once."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        grader.merge(parts, tmp_path / "all")
+    assert not (tmp_path / "all").exists()
+
+
+def test_merge_keeps_names_a_spreadsheet_would_have_confused(tmp_path, stand_in):
+    _notebooks(tmp_path / "subs", "=1+1.ipynb", "'=1+1.ipynb", "''x.ipynb")
+    grader.grade([tmp_path / "subs"], tmp_path / "p1", shard="1/2")
+    grader.grade([tmp_path / "subs"], tmp_path / "p2", shard="2/2")
+    parts = [tmp_path / part / "grades.csv" for part in ("p1", "p2")]
+    rows = grader.merge(parts, tmp_path / "all")
+    assert sorted({row["learner"] for row in rows}) == ["'''x", "''=1+1", "'=1+1"]
+    assert len(os.listdir(tmp_path / "all" / "feedback")) == 3
+
+
+# --- limits checked before any kernel starts ----------------------------------
+
+
+def test_a_memory_limit_the_system_refuses_is_refused_first(tmp_path, capsys):
+    (tmp_path / "alice.ipynb").write_text("{}")
+    out = tmp_path / "out"
+    argv = ["grade", str(tmp_path / "alice.ipynb"), "--out", str(out),
+            "--memory-mb", "99999999999999"]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"posenc grade: --memory-mb == 99999999999999, must be at most "
+        f"{max_memory_mb()} (megabytes: the most address space this system lets a "
+        "process have).\n"
+    )
+    assert not out.exists()
+
+
+def test_the_most_memory_is_what_setrlimit_takes():
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    most = max_memory_mb() * 2**20
+    assert hard == resource.RLIM_INFINITY or most <= hard
+    Limits(memory_mb=max_memory_mb())  # accepted
+    with pytest.raises(ValueError, match="must be at most"):
+        Limits(memory_mb=max_memory_mb() + 1)
+
+
+@pytest.mark.parametrize("seconds", [2.5, 12.5, 1e-9])
+def test_seconds_that_are_not_whole_are_accepted(seconds):
+    assert Limits(cell_seconds=seconds).cell_seconds == seconds
+
+
+# --- the exit status tells the truth ------------------------------------------
+
+
+def test_the_summary_counts_graded_not_graded_and_left_out(tmp_path, capsys,
+                                                            stand_in):  # fmt: skip
+    _notebooks(tmp_path / "subs", "ann.ipynb", "bad.ipynb")
+    (tmp_path / "subs" / "notes.txt").write_text("")
+    out = tmp_path / "out"
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(out)]) == 3
+    assert capsys.readouterr().out == (
+        f"left out: {tmp_path}/subs/notes.txt: not a notebook (.ipynb)\n"
+        "2 learners: 1 graded, 1 not graded (1 failed by the grader: exit status "
+        f"3); 1 file left out; 3 of 6 tasks passed: {out}\n"
+    )
+    assert main(["grade", "--merge", str(out / "grades.csv"), "--out",
+                 str(tmp_path / "all")]) == 3  # fmt: skip
+    capsys.readouterr()
+    (tmp_path / "subs" / "bad.ipynb").unlink()
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(out)]) == 0
+
+
+_SILENT = "import sys\n{say}sys.stdin.read()"
+
+
+class _Silent(Worker):
+    """A worker process that says ``lines`` and then nothing."""
+
+    lines = ""
+
+    def _start(self):
+        code = _SILENT.format(say=f"print({self.lines!r}, flush=True)\n" * bool(
+            self.lines))  # fmt: skip
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, start_new_session=True, bufsize=0,
+        )  # fmt: skip
+        self.pending = b""
+
+
+@pytest.mark.parametrize(
+    ("lines", "startup", "status"),
+    [("", 0.0, "worker-died"), ('{"ready": true}', 600.0, "worker-timeout")],
+    ids=["kernel-never-ready", "notebook-past-its-limit"],
+)
+def test_a_kernel_that_never_starts_is_the_graders_failure(
+    monkeypatch, tmp_path, lines, startup, status
+):
+    """Before its kernel is ready, a silent worker is the grader's failure; after,
+    it is the learner's notebook that ran too long."""
+    from posenc_tools.grading import _workers
+
+    monkeypatch.setattr(_workers, "STARTUP_SECONDS", startup)
+    tiny = Limits(cell_seconds=1e-3, notebook_seconds=1e-3, worker_margin_seconds=1e-3)
+    worker = type("Worker", (_Silent,), {"lines": lines})(tiny)
+    try:
+        result = worker.grade(tmp_path / "ann.ipynb")
+    finally:
+        worker.stop(now=True)
+    assert result["status"] == status
+    rows = grader._rows("ann", result, 0.0)
+    assert grader.tally(rows)[2] == (status == "worker-died")
+
+
+# --- for real: a class as a lecturer has it -----------------------------------
+
+
+@needs_box
+def test_an_ordinary_class_is_graded_with_every_file_accounted_for(tmp_path):
+    write_submissions(tmp_path / "made", ("right", "sine-only"))
+    right, sine_only = sorted((tmp_path / "made").iterdir())
+    subs = tmp_path / "subs"
+    (subs / "zoe").mkdir(parents=True)
+    (subs / "zoe" / "03_exercise.ipynb").write_bytes(right.read_bytes())
+    (subs / "aaron").symlink_to("zoe")
+    (subs / "carol.IPYNB").write_bytes(sine_only.read_bytes())
+    os.mkfifo(subs / "fifo.ipynb")
+    command = [sys.executable, "-m", "posenc_lib", "grade", "subs", "--out", "out",
+               "--cell-seconds", "12.5", "--notebook-seconds", "60.5"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "left out: subs/aaron: a link to subs/zoe/03_exercise.ipynb\n"
+        "left out: subs/fifo.ipynb: not a regular file\n"
+        "2 learners: 2 graded, 0 not graded; 2 files left out; 5 of 6 tasks "
+        "passed: out\n"
+    )
+    rows = {(r["learner"], r["task"]): r["message"]
+            for r in _read(tmp_path / "out" / "grades.csv")}  # fmt: skip
+    assert rows[("zoe", "pos_encoding")] == PASS["pos_encoding"]
+    assert rows[("carol", "lookup")] == PASS["lookup"]
+    sine = "pos_encoding: not right yet; this is the mistake 'sine-only'."
+    assert rows[("carol", "pos_encoding")] == sine
+    assert sorted(os.listdir(tmp_path / "out" / "feedback")) == [
+        "carol.html",
+        "zoe.html",
+    ]
