@@ -1,5 +1,6 @@
 """The exercise notebooks: one source; stubs in the learner's, answers in the other."""
 
+import copy
 import re
 
 import nbformat
@@ -47,6 +48,16 @@ def test_learner_notebook_is_generated_from_the_solution(solution, learner):
         "notebooks/03_exercise.ipynb has drifted from its source: run "
         "make solutions, then make notebooks."
     )
+
+
+def test_time_labels_are_not_drift(solution):
+    """chapter_times writes each section's time into the learner's copy only."""
+    from posenc_tools import chapter_times
+
+    expected = make_exercise.learner_notebook(solution)
+    labelled = chapter_times._labelled(copy.deepcopy(expected), "03")
+    assert "*Core path · " in "\n".join(cell.source for cell in labelled.cells)
+    assert make_exercise.sources(labelled) == make_exercise.sources(expected)
 
 
 def test_check_mode_agrees():
