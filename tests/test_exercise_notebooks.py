@@ -1,5 +1,6 @@
 """The exercise notebooks: one source; stubs in the learner's, answers in the other."""
 
+import copy
 import re
 
 import nbformat
@@ -49,6 +50,16 @@ def test_learner_notebook_is_generated_from_the_solution(solution, learner):
     )
 
 
+def test_time_labels_are_not_drift(solution):
+    """chapter_times writes each section's time into the learner's copy only."""
+    from posenc_tools import chapter_times
+
+    expected = make_exercise.learner_notebook(solution)
+    labelled = chapter_times._labelled(copy.deepcopy(expected), "03")
+    assert "*Core path · " in "\n".join(cell.source for cell in labelled.cells)
+    assert make_exercise.sources(labelled) == make_exercise.sources(expected)
+
+
 def test_check_mode_agrees():
     assert make_exercise.main(["--check"]) == 0
 
@@ -82,7 +93,9 @@ def test_learner_notebook_holds_no_solution_code(solution, learner):
                 continue
             assert body not in learner_text
     assert not tagged(learner, "solution-only")
-    assert "](../" not in learner_text
+    # relinked: its links to notebooks lead from notebooks/, not from solutions/
+    # (a link out to the library's source, ../posenc_lib/..., is meant)
+    assert not re.search(r"\]\(\.\./[^)]*\.ipynb", learner_text)
 
 
 def stored_checks(nb):

@@ -32,12 +32,15 @@ A generated notebook is its source with these changes, by cell tag:
 Only sources are generated (cell types, tags, ids and slide metadata are kept;
 outputs are empty). When the generated sources already match, the file is left
 untouched, so its stored outputs survive; after a rewrite, store fresh outputs
-with ``python -m posenc_tools.run_notebooks <generated notebook>``.
+with ``python -m posenc_tools.run_notebooks <generated notebook>``. The time
+lines ``python -m posenc_tools.chapter_times --write`` puts under the learner's
+headings (``*Core path · 7 min*``) are the generated file's own, not a change.
 """
 
 import argparse
 import ast
 import copy
+import re
 import sys
 
 import nbformat
@@ -55,6 +58,9 @@ STUB = (
     "    # Your code here: replace the next line.\n"
     '    raise NotImplementedError("{name} is not written yet")'
 )
+#: the time line ``posenc_tools.chapter_times --write`` puts under a generated
+#: chapter's headings (its source has none): not a difference between the two
+TIME_LABEL = re.compile(r"\n\n\*(?:Core path|Optional) · \d+ min\*(?=\n|\Z)")
 
 
 def stub_source(source):
@@ -154,9 +160,17 @@ def expected_notebook(source_path, generated_path):
 
 
 def sources(nb):
-    """What must agree between two versions: type, tags, id and source of each cell."""
+    """What must agree between two versions: type, tags, id and source of each cell,
+    without the time labels of :data:`TIME_LABEL`."""
     return [
-        (cell.cell_type, cell.metadata.get("tags", []), cell.get("id"), cell.source)
+        (
+            cell.cell_type,
+            cell.metadata.get("tags", []),
+            cell.get("id"),
+            TIME_LABEL.sub("", cell.source)
+            if cell.cell_type == "markdown"
+            else cell.source,
+        )
         for cell in nb.cells
     ]
 
