@@ -118,8 +118,8 @@ def test_score_heatmaps_geometry():
         assert ax.images[0].get_extent() == [-0.5, 3.5, 3.5, -0.5]
         assert _top_row_first(ax.images[0])
         assert ax.images[0].get_clim() == (-8.0, 8.0)
-        assert ax.get_xlabel() == "key position n"
-    assert fig.axes[0].get_ylabel() == "query position m"
+        assert ax.get_xlabel() == "key position q"
+    assert fig.axes[0].get_ylabel() == "query position p"
 
 
 def test_pair_circle_is_round_and_centred():

@@ -232,13 +232,13 @@ def test_slides_link_to_the_site_built_beside_them():
 
 def test_one_story_about_ropes_direction(lecture):
     """RoPE uses R^T: explained once, with one picture, in 07 section 6; the
-    lecture and chapter 06 say the same and point there."""
+    lecture and chapter 06 use the transpose and point there for the reason."""
     notebooks = ROOT / "notebooks"
     beyond = nbformat.read(notebooks / "06_beyond.ipynb", as_version=4)
     reading = nbformat.read(notebooks / "07_reading_other_code.ipynb", as_version=4)
     for nb in (lecture, beyond):
         text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
-        assert "R^\\top" in text and "chapter 07 §6" in text
+        assert "^\\top" in text and "chapter 07 §6" in text
         assert "same $R$" not in text
         assert "clockwise" not in text.replace("counter-clockwise", "")
     section = next(

@@ -258,16 +258,17 @@ def score_heatmaps(added, rotated, *, scale="shared"):
         heatmap(ax, s, vmax=vmax) for ax, s in zip(axes, (added, rotated), strict=True)
     ]
     for ax, title in zip(
-        axes, ["add PE to the input", "rotate q and k (RoPE)"], strict=True
+        axes, ["add PE to the input", "rotate query and key (RoPE)"], strict=True
     ):
         ax.set_title(title, fontsize=10)
-        ax.set_xlabel("key position n")
-    axes[0].set_ylabel("query position m")
-    _colour_bars(fig, axes, images, (added, rotated), scale=scale, label="score q · k")
+        ax.set_xlabel("key position q")
+    axes[0].set_ylabel("query position p")
+    label = "score query · key"
+    _colour_bars(fig, axes, images, (added, rotated), scale=scale, label=label)
     return describe_figure(
         fig,
-        "Two heatmaps of attention scores, query position by key position: "
-        "positions added to the input (left) and q and k rotated by RoPE (right).",
+        "Two heatmaps of attention scores, query position by key position: positions"
+        " added to the input (left) and query and key rotated by RoPE (right).",
     )
 
 
