@@ -37,9 +37,8 @@ def test_every_stored_png_has_alt_text(path):
 
 
 def test_the_course_stores_figures():
-    # a floor, so that the tests above cannot pass on a course that stores none;
-    # issue 34 cut repeated figures (28 remain after chapters 05 and 07)
-    assert sum(len(list(_stored_figures(p))) for p in NOTEBOOKS) >= 25
+    """The test above cannot pass on a course that stores no figure at all."""
+    assert any(list(_stored_figures(path)) for path in NOTEBOOKS)
 
 
 def test_formatter_returns_png_and_alt():
