@@ -56,7 +56,7 @@ def test_training_leaves_the_model_before_unchanged():
 
 def test_with_positions_it_learns_to_look_3_back(with_positions, held_out):
     before, after, losses = with_positions
-    accuracy, attention = evaluate(after, held_out)
+    accuracy, attention, _ = evaluate(after, held_out)
     rows = np.arange(LAG, held_out.shape[1])  # query positions with a target
     assert accuracy > 0.95
     assert np.array_equal(attention[rows].argmax(axis=1), rows - LAG)
@@ -65,7 +65,7 @@ def test_with_positions_it_learns_to_look_3_back(with_positions, held_out):
 
 
 def test_before_training_it_guesses(with_positions, held_out):
-    accuracy, attention = evaluate(with_positions[0], held_out)
+    accuracy, attention, _ = evaluate(with_positions[0], held_out)
     rows = np.arange(LAG, held_out.shape[1])
     assert accuracy < 0.1  # chance is 1 / 16
     assert attention[rows, rows - LAG].max() < 0.3
@@ -74,8 +74,12 @@ def test_before_training_it_guesses(with_positions, held_out):
 def test_without_positions_it_can_only_guess_an_earlier_token(
     without_positions, held_out
 ):
-    accuracy, _ = evaluate(without_positions[1], held_out)
+    accuracy, _, guess = evaluate(without_positions[1], held_out)
     assert 0.2 < accuracy < 0.35
+    # every guess names one of the tokens before p: where else could it look?
+    for row, named in zip(held_out, guess, strict=True):
+        for p in range(LAG, len(row)):
+            assert named[p] in row[:p]
     # the best position-blind guess: the most frequent of the tokens before p
     best = np.mean(
         [np.bincount(row[:p]).max() / p for row in held_out for p in range(LAG, 12)]
@@ -98,7 +102,7 @@ def _loop_attention(model, tokens):
 def test_the_layer_matches_a_plain_loop():
     model = train(vocab_size=5, d_model=8, steps=3, seed=2)[1]
     tokens = np.array([[4, 0, 3, 3, 1, 2, 0]])
-    _, attention = evaluate(model, tokens)
+    _, attention, _ = evaluate(model, tokens)
     np.testing.assert_allclose(attention, _loop_attention(model, tokens[0]), atol=1e-14)
 
 
