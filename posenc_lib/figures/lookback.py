@@ -39,23 +39,23 @@ def attention_maps(panels, *, lag):
     checked = _check_score_panels(panels, entries="title -> attention weights")
     n, panels = checked[0][1].shape[0], len(checked)
     lag = check_integer(lag, "lag", min_value=0, max_value=n - 1)
-    rows, future = np.arange(lag, n), np.triu(np.ones((n, n), bool), 1)  # q > p
+    rows, later = np.arange(lag, n), np.triu(np.ones((n, n), bool), 1)  # keys q > p
     kw = dict(layout="constrained", subplot_kw={"facecolor": "0.8"})  # masked: grey
     fig, axes = plt.subplots(1, panels, figsize=(2.6 * panels + 1, 3.3), **kw)
-    for ax, (title, weights) in zip(np.atleast_1d(axes), checked, strict=True):
-        shown = np.ma.masked_where(future, weights)  # keys after the query
-        image = ax.imshow(shown, WEIGHTS_CMAP, vmin=0, vmax=1)
+    for ax, (title, weight) in zip(np.atleast_1d(axes), checked, strict=True):
+        image = ax.imshow(np.where(later, np.nan, weight), WEIGHTS_CMAP, vmin=0, vmax=1)
         ax.plot([0, n - 1 - lag], [lag, n - 1], "k--", lw=1, label=f"q = p − {lag}")
-        ax.plot(weights[rows].argmax(axis=1), rows, "o", mfc="none", mec="tab:red",
+        ax.plot(weight[rows].argmax(axis=1), rows, "o", mfc="none", mec="tab:red",
                 label="largest weight of row p")  # fmt: skip
         ax.set(title=title, xlabel="key position q", ylabel="query position p")
+        ax.set(xticks=range(0, n, 2), yticks=range(0, n, 2))  # whole positions
     fig.colorbar(image, ax=axes, label="attention weight", shrink=0.8)
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2)
     return describe_figure(
         fig,
-        f"{panels} maps of attention weights, query position p down, key "
-        f"position q across, keys after p in grey; a dashed line marks q = p − "
-        f"{lag} and circles mark the largest weight of each row.",
+        "Attention weights, one map per panel, query position p down, key position "
+        f"q across, keys after p in grey; a dashed line marks q = p − {lag} and "
+        "circles mark the largest weight of each row.",
     )
 
 
