@@ -12,7 +12,8 @@ The package has three rooms:
   (the formula), :mod:`~posenc_lib.embedding` (the table lookup),
   :mod:`~posenc_lib.properties` (why sines), :mod:`~posenc_lib.mistakes` (the
   lesson's mistakes, chapter 04), :mod:`~posenc_lib.attention` and
-  :mod:`~posenc_lib.word_vectors` (chapters 06 and 01),
+  :mod:`~posenc_lib.word_vectors` (chapters 06 and 01), :mod:`~posenc_lib.lookback`
+  (an attention layer trained to look 3 tokens back, chapter 04's payoff),
   :mod:`~posenc_lib.conventions` (the layouts other libraries use, chapter 07),
   and what every room shares: :mod:`~posenc_lib.validation` (the argument
   checks) and :mod:`~posenc_lib.formatting` (how numbers are printed);

@@ -30,6 +30,7 @@ from posenc_lib.attention import init_head  # noqa: E402
 from posenc_lib.exercise import run_commands  # noqa: E402
 from posenc_lib.exercise.commands import _USAGE  # noqa: E402
 from posenc_lib.figures.explorer import Explorer  # noqa: E402
+from posenc_lib.lookback import train  # noqa: E402
 
 # -- the commands -------------------------------------------------------------
 
@@ -99,6 +100,7 @@ MODULES = (
     "posenc_lib.attention",
     "posenc_lib.word_vectors",
     "posenc_lib.mistakes",
+    "posenc_lib.lookback",
     "posenc_lib.exercise",
     "posenc_lib.exercise.commands",
     *(
@@ -110,7 +112,7 @@ MODULES = (
 )
 #: what the functions return, not what a user calls: no checks to make
 RESULTS = {"Identification", "AttentionHead", "CheckResult", "OutputComparison"}
-RESULTS |= {"CommandError"}
+RESULTS |= {"CommandError", "LookBack"}
 
 TABLE_4 = sinusoidal_positions(range(8), 4)  # (8, 4)
 RNG = np.random.default_rng(0)
@@ -195,6 +197,11 @@ GOOD |= {
     "image": lambda: plt.figure().add_subplot().imshow(np.zeros((3, 2))),
     "a": lambda: X.copy(),
     "b": lambda: X[::-1].copy(),
+    "lag": 1,
+    "curves": lambda: {"a": [2.0, 1.0]},
+    "references": {"chance": 2.0},
+    "model": lambda: train(steps=1)[0],
+    "tokens": lambda: np.zeros((2, 5), int),
 }
 #: where a name means something else in one function: (function, name) -> value
 OWN = {
@@ -216,6 +223,8 @@ OWN = {
     ("show_pair_shift", "starts"): lambda: np.array([0]),
     ("show_pair_shift", "arrows"): lambda: _arrows(),
     ("plot_word_vectors", "groups"): None,
+    ("train", "positions"): True,
+    ("train", "steps"): 1,
 }
 
 

@@ -13,6 +13,7 @@ of. What is where:
 - :mod:`~posenc_lib.figures.embeddings`: word vectors in the plane (chapter 01).
 - :mod:`~posenc_lib.figures.properties`: similarity, attention scores that look
   back, a mistake beside the right table, scores with RoPE (chapters 03, 04, 06).
+- :mod:`~posenc_lib.figures.lookback`: the look-back layer's maps and losses (04).
 - :mod:`~posenc_lib.figures.circles`: one (sin, cos) pair on the unit circle.
 - :mod:`~posenc_lib.figures.conventions`: other libraries' layouts side by side,
   and a column permutation drawn (chapter 07).
@@ -33,6 +34,7 @@ from .encoding import (
     plot_wavelengths,
     plot_waves,
 )
+from .lookback import attention_maps, loss_curves
 from .properties import (
     compare_tables,
     look_back_heatmaps,
@@ -43,6 +45,7 @@ from .style import PE_CMAP, heatmap, setup_notebook
 
 __all__ = [
     "PE_CMAP",
+    "attention_maps",
     "clock_faces",
     "compare_tables",
     "conventions_figure",
@@ -50,6 +53,7 @@ __all__ = [
     "draw_pair_stage",
     "heatmap",
     "look_back_heatmaps",
+    "loss_curves",
     "pair_circle",
     "permutation_figure",
     "plot_encoding_bars",

@@ -272,10 +272,10 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     )
 
 
-def _check_score_panels(panels):
+def _check_score_panels(panels, entries="title -> scores"):
     """``panels`` as a list of (title, square float matrix), all of one shape."""
     what = "(n_positions, n_positions): query position p by key position q"
-    panels = check_tables(panels, "panels", what=what, entries="title -> scores")
+    panels = check_tables(panels, "panels", what=what, entries=entries)
     checked = []
     for title, scores in panels.items():
         scores = scores.astype(float)

@@ -41,6 +41,7 @@ __all__ = [
     "INLINE_FIGURE_KWARGS",
     "PE_CMAP",
     "PRESENTATION_SCALE",
+    "WEIGHTS_CMAP",
     "check_axes",
     "heatmap",
     "new_axes",
@@ -53,8 +54,11 @@ __all__ = [
 #: What the inline backend passes to ``savefig``: no version stamp in the PNG.
 INLINE_FIGURE_KWARGS = {"bbox_inches": "tight", "metadata": {"Software": None}}
 
-#: Diverging colour map for encodings: -1 blue, 0 white, +1 red.
+#: Diverging colour map for encodings and scores: -1 blue, 0 white, +1 red.
 PE_CMAP = "RdBu_r"
+
+#: Sequential colour map for attention weights, 0 (white) to 1 (dark green).
+WEIGHTS_CMAP = "Greens"
 
 _RC = {
     "figure.figsize": (6.0, 3.0),
