@@ -138,7 +138,8 @@ def _stored_html(nb_path, cell_id):
 
 
 def test_stored_diffs_show_the_solution_agreeing_and_the_learner_not():
-    assert "Same output: all 4 lines agree." in _stored_html(SOLUTION, "exercise-20")
+    same = "Same output, as printed to 4 decimals: all 4 lines agree."
+    assert same in _stored_html(SOLUTION, "exercise-20")
     learner = _stored_html(NOTEBOOKS / "05_exercise.ipynb", "exercise-20")
     assert "4 of 4 lines differ; the first is line 1." in learner
     assert "#ffcdd2" in learner  # the first differing line is highlighted
