@@ -11,8 +11,9 @@ What is where:
   ``python -m posenc_lib run FILE``).
 - :mod:`~posenc_lib.exercise.checkers`: ``check_lookup``, ``check_pos_encoding``,
   ``check_sinusoidal_positions``; each names the mistake it recognises.
-- :mod:`~posenc_lib.exercise.guard`: a learner's call under a time limit,
-  nothing escaping it (the checkers' and the grader's);
+- :mod:`~posenc_lib.exercise.guard`: a learner's code in a child process, under
+  a time limit, nothing escaping it; ``_reports.py``: what each call did, as
+  plain data (the checkers', the command line's and the grader's);
 - ``_checking.py`` (what the checkers say, how an answer is read), private.
 
 The lesson's mistakes that the checkers recognise live in the maths room,

@@ -29,7 +29,8 @@ API
     ``line N:``. ``.line`` is N and ``.output`` holds the lines printed before it.
     Whatever your function raises (``sys.exit()`` and ``KeyboardInterrupt``
     included), or a call that runs past ``time_limit`` seconds (default 5), is
-    reported this way.
+    reported this way: your functions run in a child process (:mod:`.guard`),
+    which also shows what they print.
 
 The command line runs the same interpreter: ``python -m posenc_lib run FILE``.
 """
@@ -49,8 +50,9 @@ from ..validation import (
     check_token_ids,
     describe,
 )
-from ._checking import coerce_answer
-from .guard import TimeLimitExceeded, guarded_call, why
+from ._checking import read_report, why
+from ._reports import call_report, serve_calls
+from .guard import Guard, check_time_limit
 
 __all__ = ["MAX_SCRIPT_CHARS", "CommandError", "iter_commands", "run_commands"]
 
@@ -110,10 +112,10 @@ def excerpt(text, limit=20):
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-def _explain(exc):
-    """An exception as ``Type: message``, with a hint for two common cases."""
-    text = why(exc)
-    if isinstance(exc, NotImplementedError):
+def _explain(error):
+    """An error report as ``Type: message``, with a hint for two common cases."""
+    text = why(error)
+    if "NotImplementedError" in error.get("classes", ()):
         return f"{text} (implement it first)"
     if "read-only" in text:
         return f"{text} (the table is read-only: lookup must not change it)"
@@ -134,14 +136,13 @@ def _meaningful_lines(text):
 
 
 class _Interpreter:
-    """Runs the lines of one script, holding the table and the tokens."""
+    """Runs the lines of one script, holding the table and the tokens.
 
-    def __init__(self, lookup, pos_encoding, time_limit=None):
-        self.time_limit = time_limit
-        self.lookup = embedding.lookup if lookup is None else lookup
-        self.pos_encoding = pos_encoding
-        if pos_encoding is None:
-            self.pos_encoding = positional.pos_encoding
+    ``ask(name, args)`` is the report of the call of ``lookup`` or
+    ``pos_encoding`` (see :mod:`._reports`)."""
+
+    def __init__(self, ask):
+        self.ask = ask
         self.table = self.tokens = None
         self.table_line = self.tokens_line = self.number = self.command = None
 
@@ -253,8 +254,10 @@ class _Interpreter:
             self.fail(
                 f"TOKENS needs at least one token id (usage: {_USAGE['TOKENS']})."
             )
-        names = [f"id[{pos}]" for pos in range(len(args))]  # TOKENS <id> <id> ...
-        ids = self._int_args(args, 0, names)
+        if all(a.isascii() and a.isdigit() and len(a) < 19 for a in args):
+            ids = [int(a) for a in args]  # plain ids, fast: millions of them
+        else:  # TOKENS <id> <id> ...: id[0], id[1], ...
+            ids = self._int_args(args, 0, [f"id[{n}]" for n in range(len(args))])
         if self.table is not None:
             self.check(check_token_ids, ids, self.table.shape[0], name="id")
         self.tokens, self.tokens_line = ids, self.number
@@ -300,7 +303,7 @@ class _Interpreter:
         what = f"vocab_size ({vocab_size}, TABLE on line {self.table_line})"
         token_id = self.check(check_index, token_id, name, vocab_size, what=what)
         call = f"lookup(table, {token_id})"
-        return self._call(self.lookup, (self.table, token_id), call, d)
+        return self._call("lookup", (self.table, token_id), call, d)
 
     def _encoding(self, pos):
         """``pos_encoding(pos, d)`` after checking that the width is even."""
@@ -312,22 +315,38 @@ class _Interpreter:
                 f"{self.command}: {exc} The width d comes from TABLE on line "
                 f"{self.table_line}; positional encodings need an even width."
             )
-        return self._call(self.pos_encoding, (pos, d), f"pos_encoding({pos}, {d})", d)
+        return self._call("pos_encoding", (pos, d), f"pos_encoding({pos}, {d})", d)
 
-    def _call(self, function, args, call, d):
-        """``function(*args)``, checked to return d finite numbers in time."""
-        expected = f"expected {d} numbers, shape ({d},)"
-        outcome = guarded_call(function, args, self.time_limit)
-        error = outcome.error
-        if error is not None:
-            timed_out = isinstance(error, TimeLimitExceeded)
-            verb = "gave" if timed_out else "raised"
-            message = f"{self.command}: {call} {verb} {_explain(error)}; {expected}."
-            raise CommandError(self.number, message) from None if timed_out else error
-        array, problem = coerce_answer(outcome.value, (d,), self.time_limit)
-        if problem is not None:
-            self.fail(f"{self.command}: {call} returned {problem}; {expected}.")
-        return array  # (d,)
+    def _call(self, name, args, call, d):
+        """``name(*args)``, checked to return d finite numbers in time."""
+        report = self.ask(name, args)
+        print(report.get("printed", ""), end="", flush=True)  # what the call printed
+        array, failed = read_report(report, (d,))
+        if failed is None:
+            return array  # (d,)
+        kind, detail = failed
+        said = {
+            "error": lambda: f"raised {_explain(detail)}",
+            "ended": lambda: f"ended the process running it ({detail})",
+            "timeout": lambda: f"gave {detail}",
+            "answer": lambda: f"returned {detail}",
+        }[kind]()
+        self.fail(f"{self.command}: {call} {said}; expected {d} numbers, shape ({d},).")
+
+
+_LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
+
+
+def interpret(text, guard=None, names=()):
+    """Yield the lines ``text`` prints: ``guard`` answers the calls of ``names``
+    (its child holds the learner's functions), the library all others."""
+
+    def ask(name, args):
+        if name in names:
+            return guard.ask((name, args))
+        return call_report(_LIBRARY[name], args)
+
+    yield from _Interpreter(ask).run(text)
 
 
 def iter_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
@@ -340,13 +359,18 @@ def iter_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     >>> list(iter_commands("TABLE 1 2\\n0 0\\nPOSENC 0"))
     ['0.0000 1.0000']
     """
-    _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
-    yield from _Interpreter(lookup, pos_encoding, time_limit).run(text)
+    _check_arguments(text, time_limit, lookup=lookup, pos_encoding=pos_encoding)
+    yours = {"lookup": lookup, "pos_encoding": pos_encoding}
+    yours = {name: function for name, function in yours.items() if function}
+    # the child starts at the first call; the table reaches it read-only
+    with Guard(serve_calls(yours, read_only=True), time_limit) as guard:
+        yield from interpret(text, guard, yours)
 
 
-def _check_arguments(text, **functions):
-    """TypeError unless ``text`` is a str and each function is callable or None;
-    ValueError if ``text`` is longer than :data:`MAX_SCRIPT_CHARS`."""
+def _check_arguments(text, time_limit, **functions):
+    """TypeError unless ``text`` is a str, ``time_limit`` a number and each
+    function callable or None; ValueError if ``text`` is longer than
+    :data:`MAX_SCRIPT_CHARS` or ``time_limit`` out of range."""
     if not isinstance(text, str):
         raise TypeError(f"text == {describe(text)}, must be a str: the script.")
     if len(text) > MAX_SCRIPT_CHARS:
@@ -357,6 +381,7 @@ def _check_arguments(text, **functions):
     for name, function in functions.items():
         if function is not None:
             check_callable(function, name)
+    check_time_limit(time_limit)
 
 
 def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
@@ -412,7 +437,7 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     ...
     posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
     """  # noqa: E501
-    _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
+    _check_arguments(text, time_limit, lookup=lookup, pos_encoding=pos_encoding)
     functions = {"lookup": lookup, "pos_encoding": pos_encoding}
     output = []
     try:
