@@ -17,6 +17,7 @@ from ..conventions import USED_BY
 from ..formatting import format_number, format_numbers
 from ..mistakes import DESCRIPTION, MISTAKES, WRONG_LINE
 from ..positional import frequencies
+from ._reports import read_report, why
 
 RTOL = ATOL = 1e-6
 TOLERANCE = "rtol = atol = 1e-6"
@@ -47,10 +48,6 @@ SECTIONS = {
     "lookup": (("01_embeddings.ipynb", "The table"), _COPY),
 }
 _COLOURS = {"passed": "#2e7d32", "todo": "#757575", "failed": "#c62828"}
-_HINTS = {
-    "SystemExit": "sys.exit() ends the program; return the answer instead",
-    "EOFError": "input() has nothing to read here: take what you need as arguments",
-}
 
 
 @dataclass(frozen=True)
@@ -150,100 +147,6 @@ def show(array, decimals=4):
     return f"[{' '.join(f'{x:.{decimals}f}' for x in np.ravel(array))}]"
 
 
-def why(error):
-    """One line for an error report (``describe_error``), with a hint for some.
-
-    Examples
-    --------
-    >>> why({"type": "ValueError", "classes": ["ValueError"], "message": "bad"})
-    'ValueError: bad'
-    >>> why({"type": "Exit", "classes": ["Exit", "SystemExit"], "code": 2})
-    'Exit: 2 (sys.exit() ends the program; return the answer instead)'
-    """
-    name, classes = str(error["type"]), error.get("classes") or [error["type"]]
-    if "SystemExit" in classes:
-        text = "" if error.get("code") is None else str(error["code"])
-    elif error.get("message") is None:
-        text = "(its message could not be shown)"
-    else:
-        text = " ".join(str(error["message"]).split())
-    text = text if len(text) <= 200 else text[:197] + "..."
-    hint = next((_HINTS[c] for c in classes if c in _HINTS), None)
-    if "[Errno 27]" in text:  # the guard's bound on what a call may print
-        hint = "it printed more than 16 MiB"
-    line = name + (f": {text}" if text else "")
-    return f"{line} ({hint})" if hint else line
-
-
-def value_of(desc):
-    """The value a report describes, rebuilt from plain data (lists, arrays)."""
-    if "items" in desc:
-        return [value_of(item) for item in desc["items"]]
-    if "data" in desc:
-        return np.array(desc["data"], dtype=desc["dtype"]).reshape(desc["shape"])
-    if "dtype" in desc:  # not numbers: only the dtype matters
-        return np.empty(0, dtype=desc["dtype"])
-    if "value" in desc or desc["type"] == "NoneType":
-        return desc.get("value")
-    raise ValueError(f"a {desc['type']} not described")
-
-
-def _too_long(desc):
-    """What is far too long in a described list or tuple, else None."""
-    if "len" not in desc:
-        return None
-    if "items" not in desc:
-        return f"a {desc['type']} holding {desc['len']} items"
-    for index, item in enumerate(desc["items"]):
-        if "len" in item and "items" not in item:
-            return f"a {desc['type']} whose item {index} holds {item['len']} items"
-    return None
-
-
-def read_answer(desc, shape):
-    """``(array, None)`` for finite numbers of ``shape``, else ``(None, why)``."""
-    kind = desc["type"]
-    if "unreadable" in desc:
-        problem = f"an object of type {kind} that cannot be read as numbers"
-        return None, f"{problem} ({why(desc['unreadable'])})"
-    if kind == "NoneType":
-        return None, "None (is a `return` missing?)"
-    if _too_long(desc):
-        return None, f"{_too_long(desc)}, far more than shape {shape} holds"
-    text = " ".join(str(desc.get("repr", kind)).split())  # one line
-    text = text if len(text) <= 70 else text[:67] + "..."
-    try:
-        array = np.asarray(value_of(desc))
-    except (TypeError, ValueError):
-        return None, f"{text}, which is not an array of numbers"
-    if array.dtype.kind not in "iuf":
-        return None, f"{text}, which is not numbers (dtype {array.dtype})"
-    if "dtype" in desc and "data" not in desc or array.shape != shape:
-        return None, f"{text}, of shape {tuple(desc.get('shape', array.shape))}"
-    if not np.all(np.isfinite(array)):
-        return None, f"{text}, which holds nan or inf"
-    return array.astype(np.float64), None
-
-
-def read_report(report, shape):
-    """``(answer, None)``, or ``(None, (kind, detail))`` for a call that did not
-    answer: kind ``"error"`` (detail: the error), ``"ended"``, ``"timeout"`` or
-    ``"answer"`` (the wrong kind of answer; detail: what came back)."""
-    if "error" in report:
-        return None, ("error", report["error"])
-    if "ended" in report:
-        return None, ("ended", report["ended"])
-    if "value" not in report:
-        text = f"no answer within {report['timeout']:g} s (the time limit; an endless "
-        return None, ("timeout", text + "loop?)")
-    if "timeout" in report:
-        text = f"an object of type {report['value']['type']} that cannot be read as "
-        seconds = f"{report['timeout']:g} s"
-        return None, ("answer", f"{text}numbers (reading it took over {seconds})")
-    answer, problem = read_answer(report["value"], shape)
-    return (answer, None) if problem is None else (None, ("answer", problem))
-
-
 def read_case(name, case, report):
     """``(answer, value description)`` of one case, or raise Stop saying why not."""
     answer, failed = read_report(report, case.expected.shape)
@@ -284,19 +187,26 @@ def read_case(name, case, report):
     )
 
 
+def _first_row(case, answer):
+    """``(row, expected, answer, pos)``: the first row that differs (row None for
+    an answer of one row)."""
+    expected, pos = case.expected, case.args[0]
+    if expected.ndim == 1:
+        return None, expected, answer, pos
+    row = int(np.flatnonzero(~_isclose(answer, expected, RTOL, ATOL))[0])
+    row //= expected.shape[1]
+    return row, expected[row], answer[row], pos[row]
+
+
 def first_difference(case, answer):
     """Lines showing where ``answer`` and ``case.expected`` first differ (with 8
     decimals where 4 would print the same numbers)."""
-    expected, lines = case.expected, [f"Tried:    {case.call}"]
-    if expected.ndim == 2:
-        row = int(np.flatnonzero(~_isclose(answer, expected, RTOL, ATOL))[0])
-        row //= expected.shape[1]
-        lines.append(f"Row {row} of the answer:")
-        expected, answer = expected[row], answer[row]
+    row, expected, answer, _ = _first_row(case, answer)
     columns = np.flatnonzero(~_isclose(answer, expected, RTOL, ATOL))
     decimals = 4 if show(expected) != show(answer) else 8
     return [
-        *lines,
+        f"Tried:    {case.call}",
+        *([] if row is None else [f"Row {row} of the answer:"]),
         f"Expected: {show(expected, decimals)}",
         f"Got:      {show(answer, decimals)}",
         f"Columns that differ (by more than {TOLERANCE}): "
@@ -304,45 +214,33 @@ def first_difference(case, answer):
     ]
 
 
-def _angle_report(name, case, answer):
+def _angle_report(case, answer):
     """For an encoding: the first pair that differs, the angle expected and got.
 
     The learner's angle is recovered from their (sin, cos) columns with
     ``arctan2``, taken within half a turn of the expected one; if the two
     numbers are not on the unit circle, no angle gives them, and that is said.
     """
-    if name == "lookup":
-        return []
-    expected, pos = case.expected, case.args[0]
-    if expected.ndim == 2:
-        row = int(np.flatnonzero(~_isclose(answer, expected, RTOL, ATOL))[0])
-        row //= expected.shape[1]
-        expected, answer, pos = expected[row], answer[row], pos[row]
+    _, expected, answer, pos = _first_row(case, answer)
     column = int(np.flatnonzero(~_isclose(answer, expected, RTOL, ATOL))[0])
     pair, d = column // 2, expected.shape[0]
     angle = pos * frequencies(d)[pair]
     sine, cosine = answer[2 * pair], answer[2 * pair + 1]
+    columns = f"columns {2 * pair} and {2 * pair + 1}"
     lines = [
-        f"First difference: column {column}, in pair {pair} "
-        f"(columns {2 * pair} and {2 * pair + 1}).",
+        f"First difference: column {column}, in pair {pair} ({columns}).",
         f"  Expected angle: {pos} / 10000 ** (2 * {pair} / {d}) = "
         f"{format_number(angle)} rad",
     ]
     radius = sine**2 + cosine**2
     if not _isclose(radius, 1.0, rtol=0, atol=1e-4):
-        return [
-            *lines,
-            f"  Your columns ({format_number(sine)}, {format_number(cosine)}) are not "
-            f"the sine and cosine of one angle: sin^2 + cos^2 = "
-            f"{format_number(radius)}, not 1.",
-        ]
+        return [*lines, f"  Your columns ({format_number(sine)}, "
+                f"{format_number(cosine)}) are not the sine and cosine of one angle: "
+                f"sin^2 + cos^2 = {format_number(radius)}, not 1."]  # fmt: skip
     turn = np.arctan2(sine, cosine) - angle
     got = angle + (turn + np.pi) % (2 * np.pi) - np.pi  # nearest the expected one
-    return [
-        *lines,
-        f"  Your angle:     {format_number(got)} rad "
-        f"(arctan2 of columns {2 * pair} and {2 * pair + 1}, up to whole turns)",
-    ]
+    return [*lines, f"  Your angle:     {format_number(got)} rad (arctan2 of "
+            f"{columns}, up to whole turns)"]  # fmt: skip
 
 
 def _precision(cases, answers, descs):
@@ -354,14 +252,15 @@ def _precision(cases, answers, descs):
     near = all(_allclose(a, e, rtol=1e-3, atol=1e-3) for a, e in pairs)
     if near and any(desc.get("dtype") == "float16" for desc in descs):
         return (
-            "your values are float16, which keeps about 3 decimals; return float64 "
-            "(float32 passes too)"
+            "your values are float16, which keeps about 3 decimals; return "
+            "float64 (float32 passes too)"
         )
     return None
 
 
-def diagnose(name, cases, answers, candidates, *, descs=(), example=1, hints=()):
-    """Compare the answers with the right ones, then with each mistake's.
+def diagnose(name, cases, answers, candidates, descs, *, conventions=None, hints=()):
+    """Compare the answers with the right ones, then with another library's
+    layout (``conventions``: id -> its answers), rounding and each mistake's.
 
     ``candidates`` maps a mistake id (or a usual bug: a pair ``(what, lines)``
     naming a wrong answer that is not one of the ids, and how to fix it) to
@@ -369,26 +268,29 @@ def diagnose(name, cases, answers, candidates, *, descs=(), example=1, hints=())
     """
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
     if not wrong:
-        shown = cases[example]
-        return make_result(True, None, [
-            f"{name}: passed all {len(cases)} cases.",
-            f"For example {shown.call} = {show(shown.expected)}.",
-        ])  # fmt: skip
+        shown = cases[1 if name == "pos_encoding" else 0]
+        example = f"For example {shown.call} = {show(shown.expected)}."
+        return make_result(
+            True, None, [f"{name}: passed all {len(cases)} cases.", example]
+        )
     where = first_difference(cases[wrong[0]], answers[wrong[0]])
+    matches = lambda outputs: all(map(close, answers, outputs))  # noqa: E731
+    for convention, outputs in (conventions or {}).items():
+        if matches(outputs):
+            return _convention_result(name, convention, where)
     precision = _precision(cases, answers, descs)
     if precision is not None:
         return make_result(False, None, [f"{name}: not right yet; {precision}.",
                                          *where, see(name)])  # fmt: skip
     for mistake, outputs in candidates.items():
-        if all(close(a, b) for a, b in zip(answers, outputs, strict=True)):
+        if matches(outputs):
             return mistake_result(name, mistake, where)
+    angles = (
+        [] if name == "lookup" else _angle_report(cases[wrong[0]], answers[wrong[0]])
+    )
     return make_result(False, None, [
         f"{name}: not right yet ({len(wrong)} of {len(cases)} cases differ); "
-        "it matches none of the common mistakes.",
-        *where,
-        *_angle_report(name, cases[wrong[0]], answers[wrong[0]]),
-        *hints,
-        see(name),
+        "it matches none of the common mistakes.", *where, *angles, *hints, see(name),
     ])  # fmt: skip
 
 
@@ -402,8 +304,8 @@ def mistake_result(name, mistake, where):
         ]
         return make_result(False, mistake, [headline, *where, *explain, see(mistake)])
     what, explain = mistake
-    headline = f"{name}: not right yet; {what}."
-    return make_result(False, None, [headline, *where, *explain, see(name)])
+    return make_result(False, None, [f"{name}: not right yet; {what}.", *where,
+                                     *explain, see(name)])  # fmt: skip
 
 
 _CHANGE = {
@@ -419,16 +321,13 @@ _CHANGE = {
 }
 
 
-def convention_result(name, convention, where):
+def _convention_result(name, convention, where):
     """A failed result for an answer in another library's valid ``convention``."""
     lines = [
         f"{name}: not the exercise's layout yet; your answer follows the "
-        f"'{convention}' convention.",
-        *where,
+        f"'{convention}' convention.", *where,
         f"That is a valid convention, used by {USED_BY[convention]}.",
         "The exercise asks for the interleaved one: sin(angle) in column 2*pair and "
-        "cos(angle) in column 2*pair + 1.",
-        _CHANGE[convention],
-        see(name),
-    ]
+        "cos(angle) in column 2*pair + 1.", _CHANGE[convention], see(name),
+    ]  # fmt: skip
     return CheckResult(False, None, "\n".join(lines), convention=convention)

@@ -30,18 +30,14 @@ from ._checking import (
     CheckResult,
     Stop,
     close,
-    convention_result,
     diagnose,
-    first_difference,
     make_result,
     mistake_result,
-    read_answer,
     read_case,
     see,
     show,
-    value_of,
 )
-from ._reports import run_calls
+from ._reports import read_answer, run_calls, value_of
 from ._usual_bugs import POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS, rows_for
 from .guard import check_time_limit
 
@@ -116,20 +112,6 @@ def _read_all(name, cases, reports):
     return [answer for answer, _ in runs], [desc for _, desc in runs]
 
 
-def _judge_encoding(name, cases, answers, descs, candidates, convention_of):
-    """Another library's convention first (not a mistake), then ``diagnose``."""
-    for convention in _OTHER_CONVENTIONS:
-        theirs = [convention_of(convention, *case.args) for case in cases]
-        if all(close(a, t) for a, t in zip(answers, theirs, strict=True)):
-            wrong = next(
-                i for i, c in enumerate(cases) if not close(answers[i], c.expected)
-            )
-            where = first_difference(cases[wrong], answers[wrong])
-            return convention_result(name, convention, where)
-    example = 1 if name == "pos_encoding" else 0
-    return diagnose(name, cases, answers, candidates, descs=descs, example=example)
-
-
 def _not_an_array(name, cases, descs, why):
     """A failed result for the first list or tuple among the answers, or None."""
     for case, desc in zip(cases, descs, strict=True):
@@ -155,8 +137,10 @@ def _judge_pos_encoding(reports):
     }
     for bug in POS_ENCODING_BUGS:
         candidates[bug] = [rows_for(bug)([c.args[0]], c.args[1])[0] for c in cases]
-    row = lambda convention, pos, d: encoding_table(convention, [pos], d)[0]  # noqa: E731
-    return _judge_encoding("pos_encoding", cases, answers, descs, candidates, row)
+    conventions = {c: [encoding_table(c, [case.args[0]], case.args[1])[0]
+                       for case in cases] for c in _OTHER_CONVENTIONS}  # fmt: skip
+    return diagnose("pos_encoding", cases, answers, candidates, descs,
+                    conventions=conventions)  # fmt: skip
 
 
 _TABLE_IS_AN_ARRAY = (
@@ -181,7 +165,9 @@ def _judge_sinusoidal_positions(reports):
     }
     for bug in SINUSOIDAL_POSITIONS_BUGS:
         candidates[bug] = [rows_for(bug)(*c.args) for c in cases]
-    result = _judge_encoding(name, cases, answers, descs, candidates, encoding_table)
+    conventions = {c: [encoding_table(c, *case.args) for case in cases]
+                   for c in _OTHER_CONVENTIONS}  # fmt: skip
+    result = diagnose(name, cases, answers, candidates, descs, conventions=conventions)
     if result.passed:
         return _not_an_array(name, cases, descs, _TABLE_IS_AN_ARRAY) or result
     return result
@@ -285,7 +271,7 @@ def _judge_lookup(reports):
             hints = [
                 f"That is row {rows[0]} of the table; row {token_id} was asked for."
             ]
-    result = diagnose("lookup", cases, answers, {}, descs=descs, example=0, hints=hints)
+    result = diagnose("lookup", cases, answers, {}, descs, hints=hints)
     if result.passed:
         return _not_an_array("lookup", cases, descs, _ROW_IS_AN_ARRAY) or result
     return result

@@ -6,26 +6,21 @@ Usage::
     posenc run - < lesson.txt                  # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
-Each query's line goes to standard output as soon as it is computed. At the first
-bad line the error message (``line N: ...``) goes to standard error, without a
-traceback, and the exit status is 2; what was printed before stays printed.
-
-``--solution FILE.py`` takes ``lookup`` and/or ``pos_encoding`` from a Python
-file of yours (the library's own for a name the file does not define; a name it
-defines that is not a function is an error). This command reads the script and
-runs it; only your functions run elsewhere, in a child process that loads your
-file (:mod:`.guard`): loading it and each call have a time limit
-(``--time-limit``, default 5 s), and whatever a call does (raise, ``sys.exit()``,
-``os._exit()``, loop) is a ``line N:`` error; what it prints shows before its
-line. A Ctrl-C, closing the terminal (SIGHUP) or ``timeout`` (SIGTERM) ends the
-child with this command.
+Each query's line goes to standard output as soon as it is computed; at the
+first bad line its message (``line N: ...``) goes to standard error. With
+``--solution FILE.py`` this command still reads and runs the script; your
+``lookup`` and/or ``pos_encoding`` (the library's for a name the file does not
+define; a name it defines that is not a function is an error) run in a child
+process that loads your file (:mod:`.guard`): loading it and each call have a
+time limit (``--time-limit``, default 5 s), whatever a call does is a ``line N:``
+error, and what it prints shows before its line. A Ctrl-C, closing the terminal
+(SIGHUP) or ``timeout`` (SIGTERM) ends the child with this command.
 
 Exit status: 0 when every line ran; 2 for a bad line, an unreadable or too large
-script (over 8 MiB), a solution that cannot be loaded, a call of yours that
-fails, ends the process or runs past its time limit, or output that cannot be
-written (standard output closed or full); 130 on Ctrl-C; 141 when the reader of
-the output goes away (``| head -1``), quietly; 129 on SIGHUP, 143 on SIGTERM. No
-input and no state of the streams gives a Python traceback.
+script (over 8 MiB), a solution that cannot be loaded or whose call fails, or
+output that cannot be written; 130 on Ctrl-C; 141 when the reader of the output
+goes away (``| head -1``), quietly; 129 on SIGHUP, 143 on SIGTERM. Never a
+Python traceback.
 """
 
 import errno
@@ -35,8 +30,7 @@ import signal
 import sys
 
 from ..validation import describe
-from ._checking import why
-from ._reports import describe_error, serve_calls
+from ._reports import describe_error, serve_calls, why
 from .commands import MAX_SCRIPT_CHARS, CommandError, interpret, iter_commands
 from .guard import TIME_LIMIT, Guard
 
@@ -149,19 +143,15 @@ def _solution(guard, path):
     return tuple(defines)
 
 
-def _say(message):
-    """Write ``message`` to standard error if it is there; never raise."""
+def _say(message, status=_EXIT_ERROR):
+    """Write ``message`` to standard error if it is there (never raise); return
+    ``status``."""
     try:
-        if sys.stderr is not None:
+        if sys.stderr is not None:  # (print(file=None) would print to stdout)
             print(message, file=sys.stderr, flush=True)
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # closed
         pass
-
-
-def _fail(message):
-    """Print ``message`` to standard error; return the error exit status."""
-    _say(message)
-    return _EXIT_ERROR
+    return status
 
 
 def _silence_stdout():
@@ -204,7 +194,7 @@ def _print_lines(lines):
             print(line, flush=True)
     except CommandError as exc:
         sys.stdout.flush()
-        return _fail(str(exc))
+        return _say(str(exc))
     return 0
 
 
@@ -231,19 +221,18 @@ def run_main(args):
     try:
         return _run(args)
     except _Refused as refused:
-        return _fail(str(refused))
+        return _say(str(refused))
     except _Signalled as signalled:
-        _say(f"posenc: ended by {signal.Signals(signalled.args[0]).name}.")
-        return 128 + signalled.args[0]
+        signum = signalled.args[0]
+        return _say(f"posenc: ended by {signal.Signals(signum).name}.", 128 + signum)
     except KeyboardInterrupt:
-        _say("posenc: interrupted.")
-        return _EXIT_INTERRUPTED
+        return _say("posenc: interrupted.", _EXIT_INTERRUPTED)
     except BrokenPipeError:
         _silence_stdout()
         return _EXIT_BROKEN_PIPE
     except OSError as exc:  # standard output full or failing
         _silence_stdout()
-        return _fail(f"posenc: cannot write to standard output: {exc.strerror or exc}")
+        return _say(f"posenc: cannot write to standard output: {exc.strerror or exc}")
     finally:
         for signum, handler in old.items():
             signal.signal(signum, handler)

@@ -15,24 +15,10 @@ A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
 numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``). Lines
 end at ``\n``, ``\r\n`` or ``\r``; a UTF-8 byte-order mark at the start is skipped.
 A script may hold at most :data:`MAX_SCRIPT_CHARS` characters (8 MiB), and an
-error message quotes at most a short excerpt of the offending text.
-
-API
----
-``run_commands(text, *, lookup=None, pos_encoding=None) -> str``
-    The printed lines, joined by newlines. ``lookup(table, token_id)`` and
-    ``pos_encoding(pos, d)`` default to the library's own; pass yours to test
-    them. ``table`` is handed over as a read-only 2-D float64 array, so a lookup
-    that writes into it fails loudly instead of corrupting later answers.
-``CommandError``
-    A ``ValueError`` raised at the first bad line; its message starts with
-    ``line N:``. ``.line`` is N and ``.output`` holds the lines printed before it.
-    Whatever your function raises (``sys.exit()`` and ``KeyboardInterrupt``
-    included), or a call that runs past ``time_limit`` seconds (default 5), is
-    reported this way: your functions run in a child process (:mod:`.guard`),
-    which also shows what they print.
-
-The command line runs the same interpreter: ``python -m posenc_lib run FILE``.
+error message quotes at most a short excerpt of the offending text. Your own
+``lookup`` and ``pos_encoding`` run in a child process (:mod:`.guard`), each call
+under a time limit; what they print is shown. The command line runs the same
+interpreter: ``posenc run FILE``.
 """
 
 import math
@@ -50,15 +36,12 @@ from ..validation import (
     check_token_ids,
     describe,
 )
-from ._checking import read_report, why
-from ._reports import call_report, serve_calls
+from ._reports import call_report, read_report, serve_calls, why
 from .guard import Guard, check_time_limit
 
 __all__ = ["MAX_SCRIPT_CHARS", "CommandError", "iter_commands", "run_commands"]
 
-MAX_SCRIPT_CHARS = 8 * 2**20
-"""The longest script accepted (8 MiB): a table of 1000 rows of 512 numbers
-takes about 5 MB."""
+MAX_SCRIPT_CHARS = 8 * 2**20  # 8 MiB: 1000 rows of 512 numbers take about 5 MB
 
 _USAGE = {
     "TABLE": "TABLE <vocab_size> <d>",
@@ -82,15 +65,7 @@ class CommandError(ValueError):
     line : int
         The 1-based number of the offending line.
     output : list of str
-        The lines printed before the error.
-
-    Examples
-    --------
-    >>> try:
-    ...     run_commands("POSENC 3")
-    ... except CommandError as error:
-    ...     print(error.line)
-    1
+        The lines printed before the error (set by :func:`run_commands`).
     """
 
     def __init__(self, line, message):
@@ -123,11 +98,9 @@ def _explain(error):
 
 
 def _meaningful_lines(text):
-    """``(line_number, stripped_line)`` for each line not blank nor a comment.
-
-    Lines end at ``\n``, ``\r\n`` or a lone ``\r`` (old Mac files), and nowhere
-    else: ``str.splitlines`` would also split at form feeds and other separators.
-    """
+    """``(line_number, stripped_line)`` for each line not blank nor a comment;
+    lines end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds, as
+    ``str.splitlines`` would)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
@@ -136,10 +109,8 @@ def _meaningful_lines(text):
 
 
 class _Interpreter:
-    """Runs the lines of one script, holding the table and the tokens.
-
-    ``ask(name, args)`` is the report of the call of ``lookup`` or
-    ``pos_encoding`` (see :mod:`._reports`)."""
+    """Runs the lines of one script, holding the table and the tokens;
+    ``ask(name, args)`` reports a call of ``lookup`` or ``pos_encoding``."""
 
     def __init__(self, ask):
         self.ask = ask
@@ -325,13 +296,11 @@ class _Interpreter:
         if failed is None:
             return array  # (d,)
         kind, detail = failed
-        said = {
-            "error": lambda: f"raised {_explain(detail)}",
-            "ended": lambda: f"ended the process running it ({detail})",
-            "timeout": lambda: f"gave {detail}",
-            "answer": lambda: f"returned {detail}",
-        }[kind]()
-        self.fail(f"{self.command}: {call} {said}; expected {d} numbers, shape ({d},).")
+        said = {"error": "raised {}", "ended": "ended the process running it ({})",
+                "timeout": "gave {}", "answer": "returned {}"}[kind]  # fmt: skip
+        detail = _explain(detail) if kind == "error" else detail
+        self.fail(f"{self.command}: {call} {said.format(detail)}; expected {d} "
+                  f"numbers, shape ({d},).")  # fmt: skip
 
 
 _LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
@@ -352,8 +321,6 @@ def interpret(text, guard=None, names=()):
 def iter_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     """Like :func:`run_commands`, but yield the printed lines one by one.
 
-    The command line uses it to stream output as each line is computed.
-
     Examples
     --------
     >>> list(iter_commands("TABLE 1 2\\n0 0\\nPOSENC 0"))
@@ -368,16 +335,13 @@ def iter_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
 
 
 def _check_arguments(text, time_limit, **functions):
-    """TypeError unless ``text`` is a str, ``time_limit`` a number and each
-    function callable or None; ValueError if ``text`` is longer than
-    :data:`MAX_SCRIPT_CHARS` or ``time_limit`` out of range."""
+    """A TypeError or ValueError naming the argument of :func:`run_commands`
+    that is wrong."""
     if not isinstance(text, str):
         raise TypeError(f"text == {describe(text)}, must be a str: the script.")
     if len(text) > MAX_SCRIPT_CHARS:
-        raise ValueError(
-            f"text has {len(text)} characters, more than the {MAX_SCRIPT_CHARS} "
-            "(8 MiB) a script may hold."
-        )
+        raise ValueError(f"text has {len(text)} characters, more than the "
+                         f"{MAX_SCRIPT_CHARS} (8 MiB) a script may hold.")  # fmt: skip
     for name, function in functions.items():
         if function is not None:
             check_callable(function, name)
@@ -391,15 +355,12 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     ----------
     text : str
         The script, one command per line (see the module docstring).
-    lookup : callable, optional
-        ``lookup(table, token_id)`` returning row ``token_id`` of ``table``, a
-        read-only float64 array of shape (vocab_size, d). Defaults to
-        :func:`posenc_lib.lookup`.
-    pos_encoding : callable, optional
-        ``pos_encoding(pos, d)`` returning ``PE[pos]``, shape (d,). Defaults to
-        :func:`posenc_lib.pos_encoding`.
+    lookup, pos_encoding : callable, optional
+        ``lookup(table, token_id)`` (``table``: read-only, float64, shape
+        (vocab_size, d)) and ``pos_encoding(pos, d)``, each returning d numbers;
+        default: the library's :func:`posenc_lib.lookup`, :func:`posenc_lib.pos_encoding`.
     time_limit : float, optional
-        Seconds each call of ``lookup`` or ``pos_encoding`` may take, default 5.
+        Seconds each call of yours may take, default 5.
 
     Returns
     -------
@@ -408,40 +369,28 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
 
     Raises
     ------
-    TypeError
-        If ``text`` is not a str, or ``lookup`` / ``pos_encoding`` is not callable.
-    ValueError
-        If ``text`` is longer than ``MAX_SCRIPT_CHARS`` (8 MiB).
+    TypeError, ValueError
+        For a ``text`` that is not a str or longer than 8 MiB, a function that
+        is not callable, a bad ``time_limit``.
     CommandError
-        At the first bad line, with a message starting ``line N:``; a function
-        you pass in that raises (anything, ``SystemExit`` included), runs past
-        the time limit or returns the wrong shape is reported this way.
+        At the first bad line (``line N: ...``), including a call of yours that
+        raises (anything), ends the process, runs past the time limit or
+        returns the wrong shape; ``.output`` holds the lines printed before it.
 
     Examples
     --------
-    The lesson's example:
-
-    >>> script = '''
-    ... TABLE 2 4
-    ... 0.5 -0.5 1 0
-    ... 1 2 3 4
-    ... TOKENS 1 1 1 0
-    ... ADD 3
-    ... SIM 2 2
-    ... '''
-    >>> print(run_commands(script))
+    >>> print(run_commands("TABLE 2 4\\n0.5 -0.5 1 0\\n1 2 3 4\\nTOKENS 1 1 1 0\\nADD 3"))
     0.6411 -1.4900 1.0300 0.9996
-    2.0000
     >>> run_commands("POSENC 1")
     Traceback (most recent call last):
     ...
     posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
     """  # noqa: E501
-    _check_arguments(text, time_limit, lookup=lookup, pos_encoding=pos_encoding)
-    functions = {"lookup": lookup, "pos_encoding": pos_encoding}
     output = []
     try:
-        for line in iter_commands(text, **functions, time_limit=time_limit):
+        for line in iter_commands(
+            text, lookup=lookup, pos_encoding=pos_encoding, time_limit=time_limit
+        ):
             output.append(line)
     except CommandError as exc:
         exc.output = output

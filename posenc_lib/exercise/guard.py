@@ -6,7 +6,7 @@ exception of any kind, ``sys.exit()`` or ``os._exit()``, ``input()``, huge outpu
 a fork, a module named like a standard one (``numpy.py``) in the working folder.
 Not against a learner attacking their own kernel, which any cell can do: the
 class grader boxes each kernel for that (``posenc_tools.grading.box``) and copies
-this module into the box alone, so it imports the standard library only.
+this module into the box, so it imports the standard library only.
 
 :class:`Guard` forks a child once and sends it requests; the child answers each
 with ``serve(request, note)`` (a dict of plain data) and what it printed. The
@@ -35,8 +35,7 @@ from multiprocessing.connection import Pipe
 
 __all__ = ["FILE_LIMIT", "TIME_LIMIT", "Guard", "check_time_limit"]
 
-TIME_LIMIT = 5.0
-"""Seconds a learner's call may take (the checkers' cases take well under 1 ms)."""
+TIME_LIMIT = 5.0  # seconds a learner's call may take (a right one: under 1 ms)
 FILE_LIMIT = 16 * 2**20  # bytes any file written by the child may hold
 PRINTED_LIMIT = 2**16  # bytes of printed output sent back per request
 
@@ -64,11 +63,10 @@ class Guard:
     Parameters
     ----------
     serve : callable
-        ``serve(request, note)``, run in the child, returns a dict of plain data
-        (JSON). It calls ``note(data)`` (a dict) just before learner code runs:
-        the time limit counts from there, and a timeout reply holds ``data``.
+        ``serve(request, note)`` runs in the child and returns a dict of plain
+        data; it calls ``note(data)`` (a dict) just before learner code runs.
     time_limit : float, optional
-        Seconds; default :data:`TIME_LIMIT`.
+        Seconds from each note; default :data:`TIME_LIMIT`.
 
     Examples
     --------
@@ -79,14 +77,11 @@ class Guard:
     >>> with Guard(serve) as guard:
     ...     guard.ask([1, 2])
     {'sum': 3, 'printed': 'adding\\n'}
-    >>> with Guard(lambda request, note: note({"doing": "loop"}) or 1 / 0) as guard:
-    ...     guard.ask(None)["ended"]  # ZeroDivisionError escaped serve
-    'it exited with status 70: os._exit()?'
     """
 
     def __init__(self, serve, time_limit=None):
         self.serve, self.limit = serve, check_time_limit(time_limit)
-        self.pid = self.status = None
+        self.pid = None
 
     def __enter__(self):
         return self
@@ -95,9 +90,9 @@ class Guard:
         self.close()
 
     def ask(self, request):
-        """The child's reply to ``request``; ``{..., "timeout": seconds}`` if it
-        ran past the limit, ``{"ended": how}`` if it ended (either way the
-        child is gone, and the next request starts another)."""
+        """The child's reply to ``request``; or, the child gone (the next request
+        starts another), the last note plus ``"timeout": seconds`` if it ran
+        past the limit, ``{"ended": how}`` if it ended."""
         if not hasattr(os, "fork"):  # Windows: in this process, no time limit
             return self.serve(request, lambda data: None)
         if self.pid is None:
@@ -119,18 +114,17 @@ class Guard:
 
     def close(self):
         """End the child and its process group (if it runs)."""
-        if self.pid is None:
-            return
-        self._requests.close()
-        self._replies.close()
-        for kill in (os.killpg, os.kill):
-            try:
-                kill(self.pid, signal.SIGKILL)
-            except OSError:  # gone already
-                pass
-        if self._exited() is None:
-            self.status = os.waitpid(self.pid, 0)[1]
-        self.pid = None
+        if self.pid is not None:
+            self._requests.close()
+            self._replies.close()
+            for kill in (os.killpg, os.kill):
+                try:
+                    kill(self.pid, signal.SIGKILL)
+                except OSError:  # gone already
+                    pass
+            if self._exited() is None:
+                self.status = os.waitpid(self.pid, 0)[1]
+            self.pid = None
 
     def _start(self):
         requests, self._requests = Pipe(duplex=False)
@@ -168,8 +162,8 @@ class Guard:
             time.sleep(0.005)
         self.close()
         if os.WIFSIGNALED(self.status):
-            signum = signal.Signals(os.WTERMSIG(self.status))
-            return {"ended": f"it was killed by {signum.name}"}
+            name = signal.Signals(os.WTERMSIG(self.status)).name
+            return {"ended": f"it was killed by {name}"}
         code = os.WEXITSTATUS(self.status)
         return {"ended": f"it exited with status {code}: os._exit()?"}
 
@@ -177,9 +171,7 @@ class Guard:
 def _child(serve, requests, replies, parent):
     """Serve requests until the parent closes the pipe. Never returns."""
     me = os.getpid()
-    os.setpgid(0, 0)
-    _die_with(parent)
-    capture = _isolate()
+    capture = _isolate(parent)
 
     def send(kind, data):
         if os.getpid() != me:  # a copy the learner's code forked: not ours to answer
@@ -195,32 +187,29 @@ def _child(serve, requests, replies, parent):
         send("reply", {**reply, "printed": _drain(capture)})
 
 
-def _die_with(parent):
-    """Be killed when the parent dies (Linux); end now if it already has."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux
-        pass
-    if os.getppid() != parent:
-        os._exit(0)
-
-
 def _no_input(prompt=""):
     """``input()`` in the child, whose standard input is /dev/null."""
     raise EOFError("EOF when reading a line")
 
 
-def _isolate():
-    """Path, signals, limits and streams of the child; the capture file's fd."""
+def _isolate(parent):
+    """Group, path, signals, limits and streams of the child; the capture fd."""
+    import ctypes
     import resource
     import tempfile
 
+    os.setpgid(0, 0)
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):  # not Linux
+        pass
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(0)
     folder = os.getcwd()
     sys.path[:] = [path for path in sys.path if path not in ("", ".", folder)]
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGXFSZ):
-        signal.signal(signum, signal.SIG_IGN if signum == signal.SIGXFSZ else 0)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a full file: an OSError
     try:
         signal.set_wakeup_fd(-1)  # the parent's event loop is not ours to wake
     except ValueError:  # not the main thread
@@ -248,10 +237,9 @@ def _drain(capture):
         except (AttributeError, OSError, ValueError):
             pass
     size = os.fstat(capture).st_size
-    data = os.pread(capture, min(size, PRINTED_LIMIT), 0)
+    text = os.pread(capture, PRINTED_LIMIT, 0).decode("utf-8", "replace")
     os.ftruncate(capture, 0)
     os.lseek(capture, 0, os.SEEK_SET)  # shared with fds 1 and 2
-    text = data.decode("utf-8", "replace")
-    if size > len(data):
-        text += f"\n... ({size - len(data)} more bytes of output left out)\n"
+    if size > PRINTED_LIMIT:
+        text += f"\n... ({size - PRINTED_LIMIT} more bytes of output left out)\n"
     return text
