@@ -16,6 +16,7 @@ and ``+`` joins lists; the exercise card asks for "a float array").
 """
 
 import json
+from functools import partial
 
 import numpy as np
 
@@ -125,24 +126,6 @@ def _not_an_array(name, cases, descs, why):
     return None
 
 
-def _judge_pos_encoding(reports):
-    cases = _pos_encoding_cases()
-    try:
-        answers, descs = _read_all("pos_encoding", cases, reports)
-    except Stop as stop:
-        return stop.result
-    candidates = {
-        mistake: [MISTAKES[mistake](*case.args) for case in cases]
-        for mistake in POS_ENCODING_MISTAKES
-    }
-    for bug in POS_ENCODING_BUGS:
-        candidates[bug] = [rows_for(bug)([c.args[0]], c.args[1])[0] for c in cases]
-    conventions = {c: [encoding_table(c, [case.args[0]], case.args[1])[0]
-                       for case in cases] for c in _OTHER_CONVENTIONS}  # fmt: skip
-    return diagnose("pos_encoding", cases, answers, candidates, descs,
-                    conventions=conventions)  # fmt: skip
-
-
 _TABLE_IS_AN_ARRAY = (
     'A list of rows does not pass here: the exercise card asks for "a float array '
     'of shape (len(positions), d_model)". Return np.array(rows), or build the '
@@ -150,26 +133,28 @@ _TABLE_IS_AN_ARRAY = (
 )
 
 
-def _judge_sinusoidal_positions(reports):
-    name, cases = "sinusoidal_positions", _positions_cases()
+def _judge_encoding(task, reports):
+    """The verdict on ``pos_encoding`` or ``sinusoidal_positions``."""
+    cases, one = _CASES[task](), task == "pos_encoding"  # one: a row of the table
     try:
-        answers, descs = _read_all(name, cases, reports)
+        answers, descs = _read_all(task, cases, reports)
     except Stop as stop:
         return stop.result
+
+    def each(table):  # table(positions, d): what it answers to every case
+        return [table([c.args[0]], c.args[1])[0] if one else table(*c.args)
+                for c in cases]  # fmt: skip
+
     candidates = {
-        mistake: [
-            np.array([MISTAKES[mistake](p, c.args[1]) for p in c.args[0]])
-            for c in cases
-        ]
-        for mistake in POS_ENCODING_MISTAKES
+        m: each(lambda ps, d, m=m: np.array([MISTAKES[m](p, d) for p in ps]))
+        for m in POS_ENCODING_MISTAKES
     }
-    for bug in SINUSOIDAL_POSITIONS_BUGS:
-        candidates[bug] = [rows_for(bug)(*c.args) for c in cases]
-    conventions = {c: [encoding_table(c, *case.args) for case in cases]
-                   for c in _OTHER_CONVENTIONS}  # fmt: skip
-    result = diagnose(name, cases, answers, candidates, descs, conventions=conventions)
-    if result.passed:
-        return _not_an_array(name, cases, descs, _TABLE_IS_AN_ARRAY) or result
+    for bug in POS_ENCODING_BUGS if one else SINUSOIDAL_POSITIONS_BUGS:
+        candidates[bug] = each(rows_for(bug))
+    conventions = {c: each(partial(encoding_table, c)) for c in _OTHER_CONVENTIONS}
+    result = diagnose(task, cases, answers, candidates, descs, conventions=conventions)
+    if result.passed and not one:
+        return _not_an_array(task, cases, descs, _TABLE_IS_AN_ARRAY) or result
     return result
 
 
@@ -277,13 +262,6 @@ def _judge_lookup(reports):
     return result
 
 
-_JUDGES = {
-    "lookup": _judge_lookup,
-    "pos_encoding": _judge_pos_encoding,
-    "sinusoidal_positions": _judge_sinusoidal_positions,
-}
-
-
 def judge(task, reports):
     """The verdict on ``task`` from the reports of its cases' calls, in order.
 
@@ -306,7 +284,9 @@ def judge(task, reports):
     >>> judge("pos_encoding", [call_report(pos_encoding, a) for a in args])
     CheckResult(passed=True, mistake=None)
     """
-    return _JUDGES[task](reports)
+    return (
+        _judge_lookup(reports) if task == "lookup" else _judge_encoding(task, reports)
+    )
 
 
 def _check(task, fn, time_limit):

@@ -7,15 +7,6 @@ lines up by number, marks every line that differs, and points at the first
 one, down to the first number that differs in it. It compares the text as
 printed, to 4 decimals (the checkers compare numbers within 1e-6): a line
 whose numbers are the reference's rounded to fewer decimals is named so.
-
-API
----
-``compare_outputs(mine, reference) -> OutputComparison``
-    ``mine`` and ``reference`` are strings (or lists of lines).
-``OutputComparison``
-    ``.same`` (bool), ``.first`` (the 1-based number of the first differing
-    line, or None), ``.rows``; ``str()`` is a plain-text table, and a notebook
-    shows an HTML table with the first differing line highlighted.
 """
 
 import html
