@@ -213,8 +213,9 @@ def run_main(args):
         fails; 130 on Ctrl-C; 141 on a closed pipe; 128 + N on signal N.
     """
     old = {}
-    for signum in (signal.SIGTERM, signal.SIGHUP):
+    for name in ("SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
         try:
+            signum = getattr(signal, name)
             old[signum] = signal.signal(signum, _on_signal)
         except (ValueError, AttributeError):  # not the main thread; Windows
             pass
