@@ -216,6 +216,11 @@ def test_valid_scripts_are_accepted(case):
     assert posenc("run", "-", stdin=VALID[case]) == (0, "0.8415 0.5403\n", "")
 
 
+def test_a_zero_padded_41_digit_integer_is_an_integer():
+    script = b"TABLE 1 2\n0 0\nPOSENC " + b"0" * 40 + b"1\n"
+    assert posenc("run", "-", stdin=script) == (0, "0.8415 0.5403\n", "")
+
+
 def test_line_numbers_count_newlines_only():
     script = b"# one\x0c comment\n# two\x1c\nNOPE\n"
     status, _, err = posenc("run", "-", stdin=script)
