@@ -56,7 +56,7 @@ test-oldest: .venv-oldest/.installed
 # processes (grading, the CLI's signals, the wheel, the environments, the site),
 # and the figures' geometry and widgets (what they draw is the library's numbers,
 # tested here, and their pictures are compared here by nbval).
-BASELINE_SKIP := tests/browser tests/test_grading.py \
+BASELINE_SKIP := tests/browser tests/test_grading.py tools/tests/test_verdicts.py \
 	tests/test_adversarial_cli.py tests/test_adversarial_cli_child.py \
 	tests/test_adversarial_checkers_child.py tests/test_wheel.py tests/test_packaging.py \
 	tests/test_environment.py tests/test_setup_env.py tests/test_ci_workflow.py \

@@ -29,6 +29,15 @@ modules only. ``posenc_lib.figures`` imports matplotlib (and ipywidgets for its
 sliders) when you import it; the checkers are in :mod:`posenc_lib.exercise`.
 """
 
+import os as _os
+import sys as _sys
+
+# ``python -m posenc_lib`` puts the working folder first on sys.path: a learner's
+# own numpy.py or select.py there must not replace the real ones (``-m`` is
+# argv[0] only while the package is found, before posenc_lib/__main__.py runs).
+if _sys.argv[:1] == ["-m"] and _sys.path[:1] == [_os.getcwd()]:
+    del _sys.path[0]
+
 from .conventions import Identification, encoding_table, identify_encoding
 from .embedding import encode, lookup, one_hot
 from .positional import (

@@ -1,12 +1,11 @@
-"""`posenc run --solution` against solutions that fight the process they run in.
+"""`posenc run --solution`: what a solution does to the process it runs in.
 
-The second adversarial pass made the command line report success after losing
-output (``os._exit(0)``, ``sys.stdout = None``, a swallowed Ctrl-C, ``\\r`` line
-ends) and hang past every limit (the alarm turned off or ignored, a thread left
-behind). The solution now runs in a child process that the command line watches
-and kills (``posenc_lib/exercise/_child_run.py``): each case here must end with
-the right status and message, and never hang. No test sleeps: each waits on the
-event (a line, the process's end) with a timeout that only catches a hang.
+The command reads and runs the script itself; only the solution's functions
+run in a child process (``posenc_lib/exercise/guard.py``), in a process group
+of its own that ends with the command, however the command ends. Each case runs
+the ``posenc`` console script from a working folder that holds a ``numpy.py``
+and a ``select.py`` of the learner's. No test sleeps: each waits on an event
+(a line, a fifo, the process's end) with a timeout that only catches a hang.
 """
 
 import os
@@ -14,202 +13,203 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from test_adversarial_cli import posenc  # no traceback, a 60 s hang guard
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "examples" / "lesson.txt"
+POSENC = Path(sys.executable).with_name("posenc")
 HANG = 60  # seconds: only a hang takes this long
-FROM_LIBRARY = "from posenc_lib import lookup, pos_encoding as _library\n"
-EARLY = (
-    "posenc: the process running your solution exited with status 0 (os._exit()?) "
-    "before the script was done: its output is incomplete.\n"
-)
-SILENT = (
-    "posenc: your function ran past the time limit (0.5 s) and did not stop when "
-    "told to (does it turn off the alarm, or catch every exception?): its process "
-    "was ended.\n"
-)
+RIGHT = "from posenc_lib import pos_encoding as _library\n"
+POSENC_LINE = "line 16: POSENC: pos_encoding(3, 4)"
+SHAPE = "expected 4 numbers, shape (4,)."
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A working folder with modules named like standard ones, as learners' are."""
+    (tmp_path / "numpy.py").write_text("raise ImportError('the learner's numpy.py')\n")
+    (tmp_path / "select.py").write_text("raise ImportError('the learner's select')\n")
+    return tmp_path
 
 
 @pytest.fixture(scope="module")
 def lesson_lines():
-    status, out, err = posenc("run", str(LESSON))
-    assert (status, err) == (0, "")
-    return out.splitlines(keepends=True)
+    done = subprocess.run([POSENC, "run", LESSON], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout.splitlines(keepends=True)
 
 
-def solution(tmp_path, body):
-    path = tmp_path / "solution.py"
-    path.write_text(FROM_LIBRARY + body)
-    return str(path)
+def posenc(folder, source, *args, script=LESSON, command=(POSENC,)):
+    """Run ``posenc run --solution`` with ``source`` from ``folder``."""
+    (folder / "my_solution.py").write_text(source)
+    done = subprocess.run(
+        [*command, "run", "--solution", "my_solution.py", *args, script],
+        capture_output=True, text=True, cwd=folder, timeout=HANG,
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr
+    return done.returncode, done.stdout, done.stderr
 
 
-def run_solution(tmp_path, body, *options):
-    path = solution(tmp_path, body)
-    return posenc("run", "--solution", path, *options, str(LESSON))
+@pytest.mark.parametrize(
+    "command", [(POSENC,), (sys.executable, "-m", "posenc_lib")], ids=["posenc", "-m"]
+)
+def test_modules_named_like_standard_ones_in_the_folder_change_nothing(
+    folder, lesson_lines, command
+):
+    source = "import numpy as np\nimport select\n" + RIGHT + "pos_encoding = _library\n"
+    assert posenc(folder, source, command=command) == (0, "".join(lesson_lines), "")
 
 
-# -- lost output is a failure ------------------------------------------------------
+def test_a_right_solution_is_not_timed_while_a_long_script_is_read(folder):
+    script = folder / "ids.txt"
+    script.write_text("TABLE 1 2\n0 0\nTOKENS " + "0 " * 4_000_000 + "\nADD 3999999\n")
+    source = "def lookup(table, token_id):\n    return table[token_id].copy()\n"
+    result = posenc(folder, source, "--time-limit", "0.1", script=script)
+    assert result == (0, "-0.6528 -0.7575\n", "")
 
 
-def test_os_exit_in_pos_encoding_is_reported(tmp_path, lesson_lines):
-    body = "import os\ndef pos_encoding(pos, d):\n    os._exit(0)\n"
-    assert run_solution(tmp_path, body) == (2, lesson_lines[0], EARLY)
-
-
-def test_os_exit_at_module_level_is_reported(tmp_path):
-    assert run_solution(tmp_path, "import os\nos._exit(0)\n") == (2, "", EARLY)
-
-
-def test_a_crash_of_the_process_is_reported(tmp_path, lesson_lines):
-    body = "import os, signal\ndef pos_encoding(pos, d):\n    os.kill(os.getpid(), 9)\n"
-    status, out, err = run_solution(tmp_path, body)
-    assert (status, out) == (2, lesson_lines[0])
-    assert err == (
-        "posenc: the process running your solution was killed by SIGKILL before "
-        "the script was done: its output is incomplete.\n"
-    )
-
-
-def test_sys_stdout_none_loses_no_line(tmp_path, lesson_lines):
-    body = "import sys\ndef pos_encoding(pos, d):\n    sys.stdout = None\n"
-    body += "    return _library(pos, d)\n"
-    assert run_solution(tmp_path, body) == (0, "".join(lesson_lines), "")
-
-
-def test_sys_stdout_none_at_module_level_loses_no_line(tmp_path, lesson_lines):
-    body = "import sys\nsys.stdout = None\npos_encoding = _library\n"
-    assert run_solution(tmp_path, body) == (0, "".join(lesson_lines), "")
-
-
-def test_sys_stdout_closed_is_reported_without_a_traceback(tmp_path, lesson_lines):
-    body = "import sys\ndef pos_encoding(pos, d):\n    sys.stdout.close()\n"
-    body += "    return _library(pos, d)\n"
-    status, out, err = run_solution(tmp_path, body)
-    assert (status, out) == (2, lesson_lines[0])
-    assert err == (
-        "posenc: standard output was closed (by your solution?) before the script "
-        "was done: its output is incomplete.\n"
-    )
-
-
-# -- the input ---------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n"], ids=repr)
-def test_every_kind_of_line_end_runs_every_line(tmp_path, lesson_lines, newline):
-    script = LESSON.read_text().replace("\n", newline).encode()
-    path = solution(tmp_path, "pos_encoding = _library\n")
-    assert posenc("run", "--solution", path, "-", stdin=script) == (
-        0,
-        "".join(lesson_lines),
-        "",
-    )
-
-
-def test_a_zero_padded_41_digit_integer_is_an_integer():
-    script = b"TABLE 1 2\n0 0\nPOSENC " + b"0" * 40 + b"1\n"
-    assert posenc("run", "-", stdin=script) == (0, "0.8415 0.5403\n", "")
-
-
-# -- nothing keeps it alive past the time limit -------------------------------------
-
-HOLD_OUTS = {
-    "alarm-turned-off": (
-        "import signal\ndef pos_encoding(pos, d):\n"
-        "    signal.setitimer(signal.ITIMER_REAL, 0)\n    while True:\n        pass\n"
+CALLS = {
+    "os._exit(0)": (
+        "import os\ndef pos_encoding(pos, d):\n    os._exit(0)\n",
+        f"{POSENC_LINE} ended the process running it (it exited with status 0: "
+        f"os._exit()?); {SHAPE}",
     ),
-    "alarm-ignored": (
-        "import signal\ndef pos_encoding(pos, d):\n"
-        "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n"
-        "        pass\n"
+    "killed": (
+        "import os\ndef pos_encoding(pos, d):\n    os.kill(os.getpid(), 9)\n",
+        f"{POSENC_LINE} ended the process running it (it was killed by SIGKILL); "
+        f"{SHAPE}",
     ),
-    "alarm-ignored-while-loading": (
-        "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
-        "while True:\n    pass\n"
+    "input()": (
+        "def pos_encoding(pos, d):\n    return [float(input('pos? '))] * d\n",
+        f"{POSENC_LINE} raised EOFError: EOF when reading a line (input() has "
+        f"nothing to read here: take what you need as arguments); {SHAPE}",
+    ),
+    "loop-ignoring-signals": (
+        "import signal\ndef pos_encoding(pos, d):\n"
+        "    for s in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):\n"
+        "        signal.signal(s, signal.SIG_IGN)\n"
+        "    while True:\n        pass\n",
+        f"{POSENC_LINE} gave no answer within 0.5 s (the time limit; an endless "
+        f"loop?); {SHAPE}",
     ),
 }
 
 
-@pytest.mark.parametrize("case", HOLD_OUTS, ids=str)
-def test_a_solution_that_stops_the_alarm_is_ended(tmp_path, lesson_lines, case):
-    status, out, err = run_solution(tmp_path, HOLD_OUTS[case], "--time-limit", "0.5")
-    loading = case.endswith("loading")
-    assert (status, out, err) == (2, "" if loading else lesson_lines[0], SILENT)
+@pytest.mark.parametrize("case", CALLS, ids=str)
+def test_a_call_that_does_not_answer_is_a_line_n_error(folder, lesson_lines, case):
+    source, message = CALLS[case]
+    result = posenc(folder, source, "--time-limit", "0.5")
+    assert result == (2, lesson_lines[0], message + "\n")
 
 
-def test_a_thread_left_sleeping_does_not_keep_it_alive(tmp_path, lesson_lines):
-    body = (
+RUNS = {
+    "forks-while-loading": "import os\nif os.fork() == 0:\n    pass\n",
+    "forks-in-each-call": (
+        "import os\ndef pos_encoding(pos, d):\n"
+        "    if os.fork() == 0:\n        return [0.0] * d  # the copy: never heard\n"
+        "    os.wait()\n    return _library(pos, d)\n"
+    ),
+    "leaves-a-thread": (
         "import threading, time\n"
         "threading.Thread(target=time.sleep, args=(10**6,)).start()\n"
-        "pos_encoding = _library\n"
-    )
-    assert run_solution(tmp_path, body) == (0, "".join(lesson_lines), "")
+    ),
+    "sys.stdout-None": "import sys\nsys.stdout = None\n",
+}
 
 
-def test_a_forked_process_is_ended_with_it(tmp_path, lesson_lines):
-    body = (
-        "import os, time\n"
-        "if os.fork() == 0:\n    time.sleep(10**6)\n"
-        "pos_encoding = _library\n"
-    )
-    assert run_solution(tmp_path, body) == (0, "".join(lesson_lines), "")
-
-
-# -- a real Ctrl-C -------------------------------------------------------------------
-
-
-def _readline(stream):
-    """One line of ``stream``, or fail if none comes within HANG seconds."""
-    assert select.select([stream], [], [], HANG)[0], "no line: a hang"
-    return stream.readline()
-
-
-@pytest.mark.parametrize("swallow", ["catches-KeyboardInterrupt", "ignores-SIGINT"])
-def test_a_ctrl_c_the_solution_swallows_still_exits_130(
-    tmp_path, lesson_lines, swallow
+@pytest.mark.parametrize("case", RUNS, ids=str)
+def test_a_solution_that_forks_or_plays_with_its_process_runs_once(
+    folder, lesson_lines, case
 ):
-    setup = {
-        "catches-KeyboardInterrupt": "",
-        "ignores-SIGINT": "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n",
-    }[swallow]
-    body = (
-        "import signal, sys\ndef pos_encoding(pos, d):\n"
-        + setup
-        + "    print('waiting', file=sys.stderr, flush=True)\n"
-        "    while True:\n        try:\n            signal.pause()\n"
-        "        except KeyboardInterrupt:\n            pass\n"
+    source = (
+        RIGHT
+        + RUNS[case]
+        + "\npos_encoding = globals().get('pos_encoding', _library)\n"
     )
-    path = solution(tmp_path, body)
+    assert posenc(folder, source) == (0, "".join(lesson_lines), "")
+
+
+def test_what_a_call_writes_to_its_fds_shows_before_its_line(folder, lesson_lines):
+    source = RIGHT + (
+        "import os, sys\ndef pos_encoding(pos, d):\n"
+        "    os.write(sys.stdout.fileno(), b'raw\\n')\n"
+        "    print('to stderr', file=sys.stderr)\n"
+        "    return _library(pos, d)\n"
+    )
+    status, out, err = posenc(folder, source, script=_script(folder, "POSENC 3"))
+    assert (status, out, err) == (
+        0,
+        "raw\nto stderr\n0.1411 -0.9900 0.0300 0.9996\n",
+        "",
+    )
+
+
+def _script(folder, query):
+    path = folder / "script.txt"
+    path.write_text(f"TABLE 1 4\n0 0 0 0\n{query}\n")
+    return path
+
+
+# -- however the command ends, the solution's process group ends with it -----------
+
+LOOPING = """\
+import os
+def pos_encoding(pos, d):
+    with open({fifo!r}, "w") as out:
+        out.write(str(os.getpgid(0)))
+    while True:
+        pass
+"""
+
+
+def _gone(pgid):
+    """True once no process of group ``pgid`` is left (HANG seconds at most)."""
+    deadline = time.monotonic() + HANG
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+ENDINGS = {  # signal, to the process or (Ctrl-C) its group: status, message
+    "SIGHUP": (signal.SIGHUP, os.kill, 129, "posenc: ended by SIGHUP.\n"),
+    "SIGTERM": (signal.SIGTERM, os.kill, 143, "posenc: ended by SIGTERM.\n"),
+    "Ctrl-C": (signal.SIGINT, os.killpg, 130, "posenc: interrupted.\n"),
+}
+
+
+@pytest.mark.parametrize("ending", ENDINGS, ids=str)
+def test_the_solutions_process_group_ends_with_the_command(
+    folder, lesson_lines, ending
+):
+    signum, send, status, message = ENDINGS[ending]
+    fifo = folder / "entered"
+    os.mkfifo(fifo)
+    ready = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    (folder / "my_solution.py").write_text(LOOPING.format(fifo=str(fifo)))
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "posenc_lib",
-            "run",
-            "--solution",
-            path,
-            "--time-limit",
-            "600",
-            str(LESSON),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
+        [POSENC, "run", "--solution", "my_solution.py", "--time-limit", "600", LESSON],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder,
         start_new_session=True,  # its own group, as a terminal's foreground job
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    )  # fmt: skip
     try:
-        assert _readline(process.stderr) == b"waiting\n"
-        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        assert select.select([ready], [], [], HANG)[0], "the solution never started"
+        pgid = int(os.read(ready, 64))
+        assert pgid != process.pid  # the solution's own group
+        send(process.pid, signum)
         out, err = process.communicate(timeout=HANG)
     finally:
+        os.close(ready)
         process.kill()
-    assert (process.returncode, out.decode(), err) == (
-        130,
+    assert (process.returncode, out.decode(), err.decode()) == (
+        status,
         lesson_lines[0],
-        b"posenc: interrupted.\n",
+        message,
     )
+    assert _gone(pgid), "the solution's process outlived the command"

@@ -1,7 +1,9 @@
 """Tests of posenc_lib.exercise.commands: the exercise's command interpreter."""
 
 import math
+import os
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -122,14 +124,16 @@ def test_the_learners_pos_encoding_is_used_by_posenc_add_and_sim():
 
 
 def test_lookup_gets_a_read_only_2d_float_table():
-    seen = []
+    def lookup(table, token_id):  # it runs in a child process: it tells by raising
+        kind = (type(table).__name__, table.dtype, table.shape, table.flags.writeable)
+        raise LookupError(kind)
 
-    def lookup(table, token_id):
-        seen.append((type(table), table.dtype, table.shape, table.flags.writeable))
-        return table[token_id].copy()
-
-    run_commands("TABLE 2 2\n1 2\n3 4\nLOOKUP 1", lookup=lookup)
-    assert seen == [(np.ndarray, np.float64, (2, 2), False)]
+    message = (
+        "line 4: LOOKUP: lookup(table, 1) raised LookupError: ('ndarray', "
+        "dtype('float64'), (2, 2), False); expected 2 numbers, shape (2,)."
+    )
+    with pytest.raises(CommandError, match=f"^{re.escape(message)}$"):
+        run_commands("TABLE 2 2\n1 2\n3 4\nLOOKUP 1", lookup=lookup)
 
 
 def test_a_view_returned_by_lookup_does_not_corrupt_later_answers():
@@ -309,6 +313,15 @@ def _stub(pos, d):
     raise NotImplementedError
 
 
+def _exits(pos, d):
+    sys.exit(3)
+
+
+def _endless(pos, d):
+    while True:
+        pass
+
+
 def _writes_into_table(table, token_id):
     table[token_id] = table[token_id] + 1.0
     return table[token_id]
@@ -359,6 +372,31 @@ LEARNER_ERRORS = [
         "not numbers (dtype <U1); expected 4 numbers, shape (4,).",
     ),
     (
+        "pos-encoding-exits",
+        {"pos_encoding": _exits},
+        "line 7: ADD: pos_encoding(3, 4) raised SystemExit: 3 (sys.exit() ends the "
+        "program; return the answer instead); expected 4 numbers, shape (4,).",
+    ),
+    (
+        "pos-encoding-ends-the-process",
+        {"pos_encoding": lambda pos, d: os._exit(0)},
+        "line 7: ADD: pos_encoding(3, 4) ended the process running it (it exited with "
+        "status 0: os._exit()?); expected 4 numbers, shape (4,).",
+    ),
+    (
+        "pos-encoding-asks-for-input",
+        {"pos_encoding": lambda pos, d: [float(input())] * d},
+        "line 7: ADD: pos_encoding(3, 4) raised EOFError: EOF when reading a line "
+        "(input() has nothing to read here: take what you need as arguments); "
+        "expected 4 numbers, shape (4,).",
+    ),
+    (
+        "pos-encoding-never-returns",
+        {"pos_encoding": _endless},
+        "line 7: ADD: pos_encoding(3, 4) gave no answer within 0.3 s (the time limit; "
+        "an endless loop?); expected 4 numbers, shape (4,).",
+    ),
+    (
         "pos-encoding-returns-nan",
         {"pos_encoding": lambda pos, d: [math.nan] * d},
         "line 7: ADD: pos_encoding(3, 4) returned [nan, nan, nan, nan], which "
@@ -374,15 +412,19 @@ LEARNER_ERRORS = [
 )
 def test_a_learners_function_that_fails_is_named_with_its_command(functions, message):
     with pytest.raises(CommandError, match=f"^{re.escape(message)}$") as caught:
-        run_commands(LESSON + "LOOKUP 1\nADD 3", **functions)
+        run_commands(LESSON + "LOOKUP 1\nADD 3", **functions, time_limit=0.3)
     expected_output = [] if "lookup" in functions else ["1.0000 2.0000 3.0000 4.0000"]
     assert caught.value.output == expected_output
 
 
-def test_the_learners_exception_is_kept_as_the_cause():
-    with pytest.raises(CommandError) as caught:
-        run_commands(LESSON + "LOOKUP 0", lookup=_raises_index_error)
-    assert isinstance(caught.value.__cause__, IndexError)
+def test_what_the_learners_functions_print_comes_before_their_line(capfd):
+    def chatty(pos, d):
+        print(f"pos={pos}", flush=True)
+        return reference_pe(pos, d)
+
+    output = run_commands(LESSON + "POSENC 3\nSIM 1 2", pos_encoding=chatty)
+    assert output == printed(reference_pe(3, 4)) + "\n1.5403"
+    assert capfd.readouterr().out == "pos=3\npos=1\npos=2\n"
 
 
 @pytest.mark.parametrize(
@@ -390,6 +432,7 @@ def test_the_learners_exception_is_kept_as_the_cause():
     [
         ((None,), {}, "text == None, must be a str: the script."),
         ((b"LOOKUP 0",), {}, "text == b'LOOKUP 0', must be a str: the script."),
+        (("",), {"time_limit": -1}, "time_limit == -1, must be in (0, 3600] seconds."),
         (("",), {"lookup": 3}, "lookup == 3 (int), must be a function."),
         (
             ("",),
@@ -397,8 +440,8 @@ def test_the_learners_exception_is_kept_as_the_cause():
             "pos_encoding == 'sin' (str), must be a function.",
         ),
     ],
-    ids=["none", "bytes", "lookup-int", "pos-encoding-str"],
+    ids=["none", "bytes", "time-limit-negative", "lookup-int", "pos-encoding-str"],
 )
-def test_wrong_kinds_of_argument_are_type_errors(args, kwargs, message):
-    with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+def test_wrong_arguments_are_type_or_value_errors(args, kwargs, message):
+    with pytest.raises((TypeError, ValueError), match=f"^{re.escape(message)}$"):
         run_commands(*args, **kwargs)

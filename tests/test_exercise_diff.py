@@ -13,7 +13,9 @@ def test_the_same_output_agrees():
     comparison = compare_outputs(run_commands(SCRIPT), run_commands(SCRIPT))
     assert isinstance(comparison, OutputComparison)
     assert (comparison.same, comparison.first) == (True, None)
-    assert comparison.summary() == "Same output: all 4 lines agree."
+    assert comparison.summary() == (
+        "Same output, as printed to 4 decimals: all 4 lines agree."
+    )
     assert repr(comparison) == "OutputComparison(same=True, first=None)"
 
 
@@ -29,6 +31,29 @@ def test_the_first_differing_line_and_number_are_named():
         "3 of 4 lines differ; the first is line 2, number 2: yours 0.1411, "
         "reference -0.9900."
     )
+
+
+ROUNDED = {
+    "2-decimals": (
+        "0.1400 -0.9900 0.0300 1.0000",
+        ", number 1: yours 0.1400, reference 0.1411 (yours look rounded to 2 decimals)",
+    ),
+    "1-decimal": (
+        "0.1000 -1.0000 0.0000 1.0000",
+        ", number 1: yours 0.1000, reference 0.1411 (yours look rounded to 1 decimal)",
+    ),
+    "not-rounded": (
+        "0.1412 -0.9900 0.0300 0.9996",
+        ", number 1: yours 0.1412, reference 0.1411",
+    ),  # fmt: skip
+}
+
+
+@pytest.mark.parametrize("case", ROUNDED, ids=str)
+def test_a_line_rounded_to_fewer_decimals_is_named_so(case):
+    mine, where = ROUNDED[case]
+    comparison = compare_outputs(mine, "0.1411 -0.9900 0.0300 0.9996")
+    assert comparison.summary() == f"1 of 1 lines differ; the first is line 1{where}."
 
 
 def test_text_form_marks_the_first_difference_and_later_ones():

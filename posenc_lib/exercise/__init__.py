@@ -1,24 +1,18 @@
 """The learner's exercise (chapter 05): its command language and its checkers.
 
-What is where:
-
 - :mod:`~posenc_lib.exercise.commands`: the command language (``TABLE``,
-  ``TOKENS``, ``LOOKUP``, ``POSENC``, ``ADD``, ``SIM``) that combines a learner's
-  ``lookup`` and ``pos_encoding``: :func:`run_commands`.
+  ``TOKENS``, ``LOOKUP``, ``POSENC``, ``ADD``, ``SIM``): :func:`run_commands`;
+  :mod:`~posenc_lib.exercise.cli`: the same as ``posenc run FILE``;
 - :mod:`~posenc_lib.exercise.diff`: :func:`compare_outputs`, your output beside
-  the reference's, line by line, the first difference highlighted.
-- :mod:`~posenc_lib.exercise.cli`: ``posenc run FILE`` (or
-  ``python -m posenc_lib run FILE``).
+  the reference's;
 - :mod:`~posenc_lib.exercise.checkers`: ``check_lookup``, ``check_pos_encoding``,
-  ``check_sinusoidal_positions``; each names the mistake it recognises.
-- :mod:`~posenc_lib.exercise.guard`: a learner's call under a time limit,
-  nothing escaping it (the checkers' and the grader's);
-- ``_checking.py`` (what the checkers say, how an answer is read), private.
+  ``check_sinusoidal_positions``: each names the mistake it recognises
+  (:data:`MISTAKES`, from :mod:`posenc_lib.mistakes`);
+- :mod:`~posenc_lib.exercise.guard`: your code in a child process, timed; private:
+  ``_reports.py`` (each call as plain data), ``_checking.py`` (the judging),
+  ``_usual_bugs.py``.
 
-The lesson's mistakes that the checkers recognise live in the maths room,
-:mod:`posenc_lib.mistakes` (chapter 04 and :func:`posenc_lib.identify_encoding`
-use them too); :data:`MISTAKES` is re-exported here. Grading a whole class is
-the course's tools (posenc_tools), which this package does not import.
+Grading a whole class is the course's tools (posenc_tools), not imported here.
 
 >>> from posenc_lib.exercise import check_pos_encoding
 >>> from posenc_lib import pos_encoding

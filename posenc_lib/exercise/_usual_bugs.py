@@ -2,10 +2,9 @@
 
 Learners who write ``pos_encoding`` or ``sinusoidal_positions`` make a few more
 mistakes than the lesson's five, and each is cheap to recognise: compute what
-the bug would answer on the checker's cases and compare. Each bug here is a
-pair ``(what, lines)`` (what the answer looks like, how to fix it: the message
-:func:`._checking.mistake_result` writes) and a function with the signature of
-the function it gets wrong.
+the bug would answer on the checker's cases, with the library's own functions,
+and compare. Each bug is a pair ``(what, lines)``: what the answer looks like,
+and what went wrong (the message :func:`._checking.mistake_result` writes).
 
 ============================ ================================================
 bug                          what the code does
@@ -21,8 +20,7 @@ Examples
 --------
 >>> rows_for(OFF_BY_ONE)([0], 2).round(4)
 array([[0.8415, 0.5403]])
->>> what, lines = OFF_BY_ONE
->>> what
+>>> OFF_BY_ONE[0]
 'it looks off by one: your answer for position p is PE[p + 1]'
 """
 
@@ -41,62 +39,62 @@ __all__ = [
     "rows_for",
 ]
 
-
-def _bug(what, *lines):
-    return what, lines  # hashable: a key of the checkers' candidates
-
-
-_ANGLE = "angle = pos / 10000 ** (2 * pair / d)"
-
-POSITIONS_IGNORED = _bug(
+POSITIONS_IGNORED = (
     "the positions given were ignored: row k is PE[k]",
-    "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
-    "whatever positions holds.",
-    "Row k must be PE[positions[k]]: compute the angles from the positions themselves.",
+    (
+        "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
+        "whatever positions holds.",
+        "Row k must be PE[positions[k]]: compute the angles from the positions "
+        "themselves.",
+    ),
 )
-POSITIONS_SORTED = _bug(
+POSITIONS_SORTED = (
     "the positions were sorted first",
-    "Your rows are the encodings of sorted(positions).",
-    "Row k must be PE[positions[k]], in the order given (the card: positions "
-    "come in any order, repeats allowed).",
+    (
+        "Your rows are the encodings of sorted(positions).",
+        "Row k must be PE[positions[k]], in the order given (the card: positions "
+        "come in any order, repeats allowed).",
+    ),
 )
-OFF_BY_ONE = _bug(
+OFF_BY_ONE = (
     "it looks off by one: your answer for position p is PE[p + 1]",
-    "Positions count from 0: the first token is at position 0, and PE[0] is "
-    "[0, 1, 0, 1, ...].",
-    "Use the position as given; do not add 1 to it.",
+    (
+        "Positions count from 0: the first token is at position 0, and PE[0] is "
+        "[0, 1, 0, 1, ...].",
+        "Use the position as given; do not add 1 to it.",
+    ),
 )
-MULTIPLIED = _bug(
+MULTIPLIED = (
     "it looks like multiply instead of divide",
-    "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
-    "so the later pairs turn fastest.",
-    f"The formula divides: {_ANGLE}.",
+    (
+        "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
+        "so the later pairs turn fastest.",
+        "In the formula the position is divided by 10000 ** (2 * pair / d), so the "
+        "later pairs turn slowest.",
+    ),
 )
-DEGREES = _bug(
+DEGREES = (
     "it looks like the angle was read as degrees",
-    "Your sines and cosines are those of angle * pi / 180, as if the angle were "
-    "in degrees (math.radians(angle), or a calculator in DEG mode).",
-    f"{_ANGLE} is already in radians, which is what np.sin, np.cos, math.sin "
-    "and math.cos take: pass it as it is.",
+    (
+        "Your sines and cosines are those of angle * pi / 180, as if the angle "
+        "were in degrees (math.radians(angle), or a calculator in DEG mode).",
+        "The formula's angle is already in radians, which is what np.sin, np.cos, "
+        "math.sin and math.cos take: pass it as it is.",
+    ),
 )
 
 
-def _table(positions, d, *, factor=1.0, multiply=False):
-    """The interleaved table with angles ``pos * scale * factor``, (n, d)."""
-    omega = frequencies(d)  # (d/2,)
-    scale = 1 / omega if multiply else omega
-    angle = np.asarray(positions, dtype=np.float64)[:, None] * scale * factor
-    table = np.empty((len(positions), d))  # (n, d)
-    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
-    return table
+def _interleaved(angle):
+    """sin and cos of each angle side by side, (n, d/2) -> (n, d)."""
+    return np.stack([np.sin(angle), np.cos(angle)], axis=-1).reshape(len(angle), -1)
 
 
 _ROWS = {
     POSITIONS_IGNORED: lambda ps, d: sinusoidal_positions(range(len(ps)), d),
     POSITIONS_SORTED: lambda ps, d: sinusoidal_positions(sorted(ps), d),
     OFF_BY_ONE: lambda ps, d: sinusoidal_positions([p + 1 for p in ps], d),
-    MULTIPLIED: lambda ps, d: _table(ps, d, multiply=True),
-    DEGREES: lambda ps, d: _table(ps, d, factor=np.pi / 180),
+    MULTIPLIED: lambda ps, d: _interleaved(np.outer(ps, 1 / frequencies(d))),
+    DEGREES: lambda ps, d: _interleaved(np.radians(np.outer(ps, frequencies(d)))),
 }
 
 #: the bugs a ``pos_encoding(pos, d)`` can make, in the order they are tried

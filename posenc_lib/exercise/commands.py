@@ -15,23 +15,10 @@ A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
 numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``). Lines
 end at ``\n``, ``\r\n`` or ``\r``; a UTF-8 byte-order mark at the start is skipped.
 A script may hold at most :data:`MAX_SCRIPT_CHARS` characters (8 MiB), and an
-error message quotes at most a short excerpt of the offending text.
-
-API
----
-``run_commands(text, *, lookup=None, pos_encoding=None) -> str``
-    The printed lines, joined by newlines. ``lookup(table, token_id)`` and
-    ``pos_encoding(pos, d)`` default to the library's own; pass yours to test
-    them. ``table`` is handed over as a read-only 2-D float64 array, so a lookup
-    that writes into it fails loudly instead of corrupting later answers.
-``CommandError``
-    A ``ValueError`` raised at the first bad line; its message starts with
-    ``line N:``. ``.line`` is N and ``.output`` holds the lines printed before it.
-    Whatever your function raises (``sys.exit()`` and ``KeyboardInterrupt``
-    included), or a call that runs past ``time_limit`` seconds (default 5), is
-    reported this way.
-
-The command line runs the same interpreter: ``python -m posenc_lib run FILE``.
+error message quotes at most a short excerpt of the offending text. Your own
+``lookup`` and ``pos_encoding`` run in a child process (:mod:`.guard`), each call
+under a time limit; what they print is shown. The command line runs the same
+interpreter: ``posenc run FILE``.
 """
 
 import math
@@ -49,14 +36,12 @@ from ..validation import (
     check_token_ids,
     describe,
 )
-from ._checking import coerce_answer
-from .guard import TimeLimitExceeded, guarded_call, why
+from ._reports import call_report, read_report, serve_calls, why
+from .guard import Guard, check_time_limit
 
 __all__ = ["MAX_SCRIPT_CHARS", "CommandError", "iter_commands", "run_commands"]
 
-MAX_SCRIPT_CHARS = 8 * 2**20
-"""The longest script accepted (8 MiB): a table of 1000 rows of 512 numbers
-takes about 5 MB."""
+MAX_SCRIPT_CHARS = 8 * 2**20  # 8 MiB: 1000 rows of 512 numbers take about 5 MB
 
 _USAGE = {
     "TABLE": "TABLE <vocab_size> <d>",
@@ -80,15 +65,7 @@ class CommandError(ValueError):
     line : int
         The 1-based number of the offending line.
     output : list of str
-        The lines printed before the error.
-
-    Examples
-    --------
-    >>> try:
-    ...     run_commands("POSENC 3")
-    ... except CommandError as error:
-    ...     print(error.line)
-    1
+        The lines printed before the error (set by :func:`run_commands`).
     """
 
     def __init__(self, line, message):
@@ -110,10 +87,10 @@ def excerpt(text, limit=20):
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-def _explain(exc):
-    """An exception as ``Type: message``, with a hint for two common cases."""
-    text = why(exc)
-    if isinstance(exc, NotImplementedError):
+def _explain(error):
+    """An error report as ``Type: message``, with a hint for two common cases."""
+    text = why(error)
+    if "NotImplementedError" in error.get("classes", ()):
         return f"{text} (implement it first)"
     if "read-only" in text:
         return f"{text} (the table is read-only: lookup must not change it)"
@@ -121,11 +98,9 @@ def _explain(exc):
 
 
 def _meaningful_lines(text):
-    """``(line_number, stripped_line)`` for each line not blank nor a comment.
-
-    Lines end at ``\n``, ``\r\n`` or a lone ``\r`` (old Mac files), and nowhere
-    else: ``str.splitlines`` would also split at form feeds and other separators.
-    """
+    """``(line_number, stripped_line)`` for each line not blank nor a comment;
+    lines end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds, as
+    ``str.splitlines`` would)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
@@ -134,14 +109,11 @@ def _meaningful_lines(text):
 
 
 class _Interpreter:
-    """Runs the lines of one script, holding the table and the tokens."""
+    """Runs the lines of one script, holding the table and the tokens;
+    ``ask(name, args)`` reports a call of ``lookup`` or ``pos_encoding``."""
 
-    def __init__(self, lookup, pos_encoding, time_limit=None):
-        self.time_limit = time_limit
-        self.lookup = embedding.lookup if lookup is None else lookup
-        self.pos_encoding = pos_encoding
-        if pos_encoding is None:
-            self.pos_encoding = positional.pos_encoding
+    def __init__(self, ask):
+        self.ask = ask
         self.table = self.tokens = None
         self.table_line = self.tokens_line = self.number = self.command = None
 
@@ -253,8 +225,10 @@ class _Interpreter:
             self.fail(
                 f"TOKENS needs at least one token id (usage: {_USAGE['TOKENS']})."
             )
-        names = [f"id[{pos}]" for pos in range(len(args))]  # TOKENS <id> <id> ...
-        ids = self._int_args(args, 0, names)
+        if all(a.isascii() and a.isdigit() and len(a) < 19 for a in args):
+            ids = [int(a) for a in args]  # plain ids, fast: millions of them
+        else:  # TOKENS <id> <id> ...: id[0], id[1], ...
+            ids = self._int_args(args, 0, [f"id[{n}]" for n in range(len(args))])
         if self.table is not None:
             self.check(check_token_ids, ids, self.table.shape[0], name="id")
         self.tokens, self.tokens_line = ids, self.number
@@ -300,7 +274,7 @@ class _Interpreter:
         what = f"vocab_size ({vocab_size}, TABLE on line {self.table_line})"
         token_id = self.check(check_index, token_id, name, vocab_size, what=what)
         call = f"lookup(table, {token_id})"
-        return self._call(self.lookup, (self.table, token_id), call, d)
+        return self._call("lookup", (self.table, token_id), call, d)
 
     def _encoding(self, pos):
         """``pos_encoding(pos, d)`` after checking that the width is even."""
@@ -312,51 +286,66 @@ class _Interpreter:
                 f"{self.command}: {exc} The width d comes from TABLE on line "
                 f"{self.table_line}; positional encodings need an even width."
             )
-        return self._call(self.pos_encoding, (pos, d), f"pos_encoding({pos}, {d})", d)
+        return self._call("pos_encoding", (pos, d), f"pos_encoding({pos}, {d})", d)
 
-    def _call(self, function, args, call, d):
-        """``function(*args)``, checked to return d finite numbers in time."""
-        expected = f"expected {d} numbers, shape ({d},)"
-        outcome = guarded_call(function, args, self.time_limit)
-        error = outcome.error
-        if error is not None:
-            timed_out = isinstance(error, TimeLimitExceeded)
-            verb = "gave" if timed_out else "raised"
-            message = f"{self.command}: {call} {verb} {_explain(error)}; {expected}."
-            raise CommandError(self.number, message) from None if timed_out else error
-        array, problem = coerce_answer(outcome.value, (d,), self.time_limit)
-        if problem is not None:
-            self.fail(f"{self.command}: {call} returned {problem}; {expected}.")
-        return array  # (d,)
+    def _call(self, name, args, call, d):
+        """``name(*args)``, checked to return d finite numbers in time."""
+        report = self.ask(name, args)
+        print(report.get("printed", ""), end="", flush=True)  # what the call printed
+        array, failed = read_report(report, (d,))
+        if failed is None:
+            return array  # (d,)
+        kind, detail = failed
+        said = {"error": "raised {}", "ended": "ended the process running it ({})",
+                "timeout": "gave {}", "answer": "returned {}"}[kind]  # fmt: skip
+        detail = _explain(detail) if kind == "error" else detail
+        self.fail(f"{self.command}: {call} {said.format(detail)}; expected {d} "
+                  f"numbers, shape ({d},).")  # fmt: skip
+
+
+_LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
+
+
+def interpret(text, guard=None, names=()):
+    """Yield the lines ``text`` prints: ``guard`` answers the calls of ``names``
+    (its child holds the learner's functions), the library all others."""
+
+    def ask(name, args):
+        if name in names:
+            return guard.ask((name, args))
+        return call_report(_LIBRARY[name], args)
+
+    yield from _Interpreter(ask).run(text)
 
 
 def iter_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     """Like :func:`run_commands`, but yield the printed lines one by one.
-
-    The command line uses it to stream output as each line is computed.
 
     Examples
     --------
     >>> list(iter_commands("TABLE 1 2\\n0 0\\nPOSENC 0"))
     ['0.0000 1.0000']
     """
-    _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
-    yield from _Interpreter(lookup, pos_encoding, time_limit).run(text)
+    _check_arguments(text, time_limit, lookup=lookup, pos_encoding=pos_encoding)
+    yours = {"lookup": lookup, "pos_encoding": pos_encoding}
+    yours = {name: function for name, function in yours.items() if function}
+    # the child starts at the first call; the table reaches it read-only
+    with Guard(serve_calls(yours, read_only=True), time_limit) as guard:
+        yield from interpret(text, guard, yours)
 
 
-def _check_arguments(text, **functions):
-    """TypeError unless ``text`` is a str and each function is callable or None;
-    ValueError if ``text`` is longer than :data:`MAX_SCRIPT_CHARS`."""
+def _check_arguments(text, time_limit, **functions):
+    """A TypeError or ValueError naming the argument of :func:`run_commands`
+    that is wrong."""
     if not isinstance(text, str):
         raise TypeError(f"text == {describe(text)}, must be a str: the script.")
     if len(text) > MAX_SCRIPT_CHARS:
-        raise ValueError(
-            f"text has {len(text)} characters, more than the {MAX_SCRIPT_CHARS} "
-            "(8 MiB) a script may hold."
-        )
+        raise ValueError(f"text has {len(text)} characters, more than the "
+                         f"{MAX_SCRIPT_CHARS} (8 MiB) a script may hold.")  # fmt: skip
     for name, function in functions.items():
         if function is not None:
             check_callable(function, name)
+    check_time_limit(time_limit)
 
 
 def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
@@ -366,15 +355,12 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     ----------
     text : str
         The script, one command per line (see the module docstring).
-    lookup : callable, optional
-        ``lookup(table, token_id)`` returning row ``token_id`` of ``table``, a
-        read-only float64 array of shape (vocab_size, d). Defaults to
-        :func:`posenc_lib.lookup`.
-    pos_encoding : callable, optional
-        ``pos_encoding(pos, d)`` returning ``PE[pos]``, shape (d,). Defaults to
-        :func:`posenc_lib.pos_encoding`.
+    lookup, pos_encoding : callable, optional
+        ``lookup(table, token_id)`` (``table``: read-only, float64, shape
+        (vocab_size, d)) and ``pos_encoding(pos, d)``, each returning d numbers;
+        default: the library's :func:`posenc_lib.lookup`, :func:`posenc_lib.pos_encoding`.
     time_limit : float, optional
-        Seconds each call of ``lookup`` or ``pos_encoding`` may take, default 5.
+        Seconds each call of yours may take, default 5.
 
     Returns
     -------
@@ -383,40 +369,28 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
 
     Raises
     ------
-    TypeError
-        If ``text`` is not a str, or ``lookup`` / ``pos_encoding`` is not callable.
-    ValueError
-        If ``text`` is longer than ``MAX_SCRIPT_CHARS`` (8 MiB).
+    TypeError, ValueError
+        For a ``text`` that is not a str or longer than 8 MiB, a function that
+        is not callable, a bad ``time_limit``.
     CommandError
-        At the first bad line, with a message starting ``line N:``; a function
-        you pass in that raises (anything, ``SystemExit`` included), runs past
-        the time limit or returns the wrong shape is reported this way.
+        At the first bad line (``line N: ...``), including a call of yours that
+        raises (anything), ends the process, runs past the time limit or
+        returns the wrong shape; ``.output`` holds the lines printed before it.
 
     Examples
     --------
-    The lesson's example:
-
-    >>> script = '''
-    ... TABLE 2 4
-    ... 0.5 -0.5 1 0
-    ... 1 2 3 4
-    ... TOKENS 1 1 1 0
-    ... ADD 3
-    ... SIM 2 2
-    ... '''
-    >>> print(run_commands(script))
+    >>> print(run_commands("TABLE 2 4\\n0.5 -0.5 1 0\\n1 2 3 4\\nTOKENS 1 1 1 0\\nADD 3"))
     0.6411 -1.4900 1.0300 0.9996
-    2.0000
     >>> run_commands("POSENC 1")
     Traceback (most recent call last):
     ...
     posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
     """  # noqa: E501
-    _check_arguments(text, lookup=lookup, pos_encoding=pos_encoding)
-    functions = {"lookup": lookup, "pos_encoding": pos_encoding}
     output = []
     try:
-        for line in iter_commands(text, **functions, time_limit=time_limit):
+        for line in iter_commands(
+            text, lookup=lookup, pos_encoding=pos_encoding, time_limit=time_limit
+        ):
             output.append(line)
     except CommandError as exc:
         exc.output = output

@@ -4,16 +4,9 @@ The exercise's command scripts print one line per query. To see whether your
 ``lookup`` and ``pos_encoding`` print what the library's do, run the script
 twice and compare the two outputs with :func:`compare_outputs`: it pairs the
 lines up by number, marks every line that differs, and points at the first
-one, down to the first number that differs in it.
-
-API
----
-``compare_outputs(mine, reference) -> OutputComparison``
-    ``mine`` and ``reference`` are strings (or lists of lines).
-``OutputComparison``
-    ``.same`` (bool), ``.first`` (the 1-based number of the first differing
-    line, or None), ``.rows``; ``str()`` is a plain-text table, and a notebook
-    shows an HTML table with the first differing line highlighted.
+one, down to the first number that differs in it. It compares the text as
+printed, to 4 decimals (the checkers compare numbers within 1e-6): a line
+whose numbers are the reference's rounded to fewer decimals is named so.
 """
 
 import html
@@ -59,10 +52,11 @@ class OutputComparison:
     def summary(self):
         """One sentence: identical, or where the first difference is."""
         if self.same:
-            return f"Same output: all {len(self.rows)} lines agree."
+            n = len(self.rows)
+            return f"Same output, as printed to 4 decimals: all {n} lines agree."
         mine, reference = self.rows[self.first - 1]
         differing = sum(a != b for a, b in self.rows)
-        where = _first_word(mine, reference)
+        where = _first_word(mine, reference) + _rounded(mine, reference)
         return (
             f"{differing} of {len(self.rows)} lines differ; the first is line "
             f"{self.first}{where}."
@@ -111,6 +105,19 @@ def _first_word(mine, reference):
             numbers = is_number(a) and is_number(b)
             return f", number {index}: yours {a}, reference {b}" if numbers else ""
     return f" (yours has {len(words)} numbers, the reference {len(expected)})"
+
+
+def _rounded(mine, reference):
+    """' (yours look rounded to n decimals)' if every number of ``mine`` is the
+    reference's rounded to n = 1, 2 or 3 decimals, else ''."""
+    words, expected = (mine or "").split(), (reference or "").split()
+    if len(words) != len(expected) or not all(map(is_number, words + expected)):
+        return ""
+    pairs = [(float(a), float(b)) for a, b in zip(words, expected, strict=True)]
+    for n in (1, 2, 3):  # the reference is itself rounded: 5e-5 more
+        if all(a == round(a, n) and abs(a - b) <= 0.5 / 10**n + 5e-5 for a, b in pairs):
+            return f" (yours look rounded to {n} decimal{'s' * (n > 1)})"
+    return ""
 
 
 def _html_row(number, mine, reference, first):

@@ -1,78 +1,55 @@
-"""Calling a learner's function safely: a time limit, and nothing escapes.
+"""Run a learner's code in a child process: a time limit, and nothing escapes.
 
-:func:`guarded_call` runs ``fn(*args)`` and returns an :class:`Outcome`: the
-value, or whatever the call raised, of *any* kind (``SystemExit`` from
-``sys.exit()``, ``KeyboardInterrupt`` raised by the code, an exception whose
-message itself raises), or :class:`TimeLimitExceeded` if it ran past the limit.
-Only a real Ctrl-C of the person at the keyboard is passed on.
+Threat model: in a learner's own session (the checkers, ``run_commands``,
+``posenc run --solution``) this guards against *accidents*: an endless loop, an
+exception of any kind, ``sys.exit()`` or ``os._exit()``, ``input()``, huge output,
+a fork, a module named like a standard one (``numpy.py``) in the working folder.
+Not against a learner attacking their own kernel, which any cell can do: the
+class grader boxes each kernel for that (``posenc_tools.grading.box``) and copies
+this module into the box, so it imports the standard library only.
 
-How the limit is enforced
-    On the main thread of a POSIX process (the command line, and a Jupyter
-    kernel, which runs cells on its main thread) a ``SIGALRM`` timer raises
-    :class:`TimeLimitExceeded` inside the learner's code; it derives from
-    ``BaseException`` so ``except Exception`` cannot swallow it; the timer
-    fires again every 0.05 s, and from the second time on every line of the
-    learner's code raises it (a trace function), so neither can a bare
-    ``except`` in a loop (nested ones in several loops can still hold out: the
-    command line then exits with a message 2 s later; and since the learner's
-    code can also turn the alarm off, ``posenc run --solution`` runs it in a
-    child process that its parent kills when it goes silent, see
-    ``_child_run``). It costs about 0.15 ms
-    a call (a check makes 5 to 20 calls and takes 10 to 40 ms in all). A loop
-    inside one C call (numpy on a huge array) is only stopped when it returns.
-    Elsewhere (Windows, a worker thread, or when a timer is already running,
-    e.g. pytest-timeout's) the call runs in a daemon thread that is abandoned
-    when the limit passes: the hang is reported, but the loop keeps a core busy
-    until the process ends.
+:class:`Guard` forks a child once and sends it requests; the child answers each
+with ``serve(request, note)`` (a dict of plain data) and what it printed. The
+child drops ``''`` and the working folder from ``sys.path``; runs in a process
+group of its own, killed as a whole when a request runs past the time limit,
+when the guard is closed and (Linux, ``PR_SET_PDEATHSIG``) when the parent dies
+(the command line turns SIGTERM and SIGHUP into a close); reads standard input
+from /dev/null, so ``input()`` raises EOFError; writes standard output and error
+into a capture file at the fd level (``os.write(1, ...)`` too), at most
+:data:`FILE_LIMIT` bytes; and answers on one pipe, itself only: a copy forked by
+the learner's code ends silently where it would answer. The time limit runs
+from each ``note(...)`` of the child, sent just before learner code runs, so
+only the learner's code is timed. Without ``os.fork`` (Windows) a request is
+served in this process, with no time limit.
 """
 
+import builtins
+import gc
+import json
+import os
 import signal
 import sys
-import threading
 import time
-from dataclasses import dataclass
+import warnings
+from multiprocessing.connection import Pipe
 
-__all__ = [
-    "TIME_LIMIT",
-    "Outcome",
-    "TimeLimitExceeded",
-    "guarded_call",
-    "last_resort",
-    "on_call",
-    "why",
-]
+__all__ = ["FILE_LIMIT", "TIME_LIMIT", "Guard", "check_time_limit"]
 
-TIME_LIMIT = 5.0
-"""Seconds one call of the learner's function may take (the checkers' cases and
-a script's queries are tiny: the right answer takes well under a millisecond)."""
-
-_MESSAGE_LIMIT = 1.0  # seconds to turn an exception into its message
-_REFIRE = 0.05  # seconds between repeated alarms once the limit has passed
-_GIVE_UP = 2.0  # seconds past the limit after which last_resort is called
-
-last_resort = None
-"""Called (with the limit) if a call still runs 2 s past its limit, having
-swallowed every TimeLimitExceeded (nested bare ``except`` clauses): the command
-line sets it to print a message and exit; in a notebook it stays None."""
-
-on_call = None
-"""Called with no argument as each guarded call starts and as it ends: the child
-process of ``posenc run --solution`` sets it to tell its parent it is alive."""
+TIME_LIMIT = 5.0  # seconds a learner's call may take (a right one: under 1 ms)
+FILE_LIMIT = 16 * 2**20  # bytes any file written by the child may hold
+PRINTED_LIMIT = 2**16  # bytes of printed output sent back per request
 
 
-class TimeLimitExceeded(BaseException):  # noqa: N818 - reads as an event, like SystemExit
-    """Raised inside the learner's code when it runs past the time limit."""
+def check_time_limit(time_limit):
+    """``time_limit`` in seconds (None: :data:`TIME_LIMIT`), or an error naming it.
 
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a guarded call gave: ``value``, or the exception it raised."""
-
-    value: object = None
-    error: BaseException | None = None
-
-
-def _check_limit(time_limit):
+    Examples
+    --------
+    >>> check_time_limit(None), check_time_limit(2)
+    (5.0, 2.0)
+    """
+    if time_limit is None:
+        return TIME_LIMIT
     if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
         raise TypeError(f"time_limit == {time_limit!r}, must be a number of seconds.")
     if not 0 < time_limit <= 3600:
@@ -80,171 +57,189 @@ def _check_limit(time_limit):
     return float(time_limit)
 
 
-def _alarm_available():
-    """True on a POSIX main thread with no interval timer already running."""
-    if not hasattr(signal, "setitimer"):
-        return False
-    if threading.current_thread() is not threading.main_thread():
-        return False
-    return signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-
-
-def guarded_call(fn, args=(), time_limit=None):
-    """``Outcome`` of ``fn(*args)``; never raises, except on a real Ctrl-C.
+class Guard:
+    """A child process that serves its parent's requests, each under a time limit.
 
     Parameters
     ----------
-    fn : callable
-    args : tuple
+    serve : callable
+        ``serve(request, note)`` runs in the child and returns a dict of plain
+        data; it calls ``note(data)`` (a dict) just before learner code runs.
     time_limit : float, optional
-        Seconds; default :data:`TIME_LIMIT`.
+        Seconds from each note; default :data:`TIME_LIMIT`.
 
     Examples
     --------
-    >>> guarded_call(max, (2, 3)).value
-    3
-    >>> import sys
-    >>> guarded_call(sys.exit, (4,)).error
-    SystemExit(4)
-    >>> def endless():
-    ...     while True:
-    ...         pass
-    >>> type(guarded_call(endless, time_limit=0.1).error).__name__
-    'TimeLimitExceeded'
+    >>> def serve(request, note):
+    ...     note({"doing": "call"})
+    ...     print("adding")
+    ...     return {"sum": sum(request)}
+    >>> with Guard(serve) as guard:
+    ...     guard.ask([1, 2])
+    {'sum': 3, 'printed': 'adding\\n'}
     """
-    limit = TIME_LIMIT if time_limit is None else _check_limit(time_limit)
-    if on_call is not None:
-        on_call()
-    try:
-        if _alarm_available():
-            return _call_with_alarm(fn, args, limit)
-        return _call_in_thread(fn, args, limit)
-    finally:
-        if on_call is not None:
-            on_call()
 
+    def __init__(self, serve, time_limit=None):
+        self.serve, self.limit = serve, check_time_limit(time_limit)
+        self.pid = None
 
-def _call_with_alarm(fn, args, limit):
-    interrupted, alarms, done, old_trace = [], [], [], sys.gettrace()
-    started = time.monotonic()
+    def __enter__(self):
+        return self
 
-    def on_alarm(signum, frame):
-        if done:  # a late alarm, already being disarmed: nothing to stop
-            return
-        alarms.append(signum)
-        overtime = time.monotonic() - started - limit
-        if overtime > _GIVE_UP and last_resort is not None:
-            last_resort(limit)  # still running 2 s later: e.g. the CLI exits
-        if len(alarms) > 1 and not done:  # the first was swallowed: every line
-            _raise_on_every_line(frame, limit, done)
-        raise TimeLimitExceeded(limit)
+    def __exit__(self, *exc_info):
+        self.close()
 
-    def on_interrupt(signum, frame):
-        interrupted.append(signum)
-        raise KeyboardInterrupt
-
-    old_alarm = signal.signal(signal.SIGALRM, on_alarm)
-    old_interrupt = signal.getsignal(signal.SIGINT)
-    if old_interrupt is signal.default_int_handler:
-        signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, limit, _REFIRE)
+    def ask(self, request):
+        """The child's reply to ``request``; or, the child gone (the next request
+        starts another), the last note plus ``"timeout": seconds`` if it ran
+        past the limit, ``{"ended": how}`` if it ended."""
+        if not hasattr(os, "fork"):  # Windows: in this process, no time limit
+            return self.serve(request, lambda data: None)
+        if self.pid is None:
+            self._start()
+        note, deadline = {}, time.monotonic() + self.limit
         try:
-            value = fn(*args)
-        finally:
-            _disarm(done, old_trace)
-        return Outcome(value=value)
-    except KeyboardInterrupt as exc:
-        if interrupted:  # Ctrl-C at the keyboard, not the learner's raise
-            raise
-        return Outcome(error=exc)
-    except BaseException as exc:  # noqa: BLE001 - the point: nothing escapes
-        return Outcome(error=exc)
-    finally:
-        _disarm(done, old_trace)  # again: an alarm may have cut the first short
-        signal.signal(signal.SIGALRM, old_alarm)
-        if old_interrupt is signal.default_int_handler:
-            signal.signal(signal.SIGINT, old_interrupt)
+            self._requests.send(request)
+            while self._replies.poll(max(0.0, deadline - time.monotonic())):
+                kind, data = json.loads(self._replies.recv_bytes())
+                if kind == "reply":
+                    return data
+                note, deadline = data, time.monotonic() + self.limit
+        except (EOFError, OSError):  # it has ended
+            return self._ended(deadline)
+        if self._exited() is not None:
+            return self._ended(deadline)
+        self.close()
+        return {**note, "timeout": self.limit}
 
+    def close(self):
+        """End the child and its process group (if it runs)."""
+        if self.pid is not None:
+            self._requests.close()
+            self._replies.close()
+            for kill in (os.killpg, os.kill):
+                try:
+                    kill(self.pid, signal.SIGKILL)
+                except OSError:  # gone already
+                    pass
+            if self._exited() is None:
+                self.status = os.waitpid(self.pid, 0)[1]
+            self.pid = None
 
-def _disarm(done, old_trace):
-    """Stop the timer and the tracer, even if an alarm interrupts this: a timer
-    left running would kill the process with its next SIGALRM, once the old
-    handler (SIG_DFL) is back. This frame is never traced."""
-    while True:
+    def _start(self):
+        requests, self._requests = Pipe(duplex=False)
+        self._replies, replies = Pipe(duplex=False)
+        parent, self.status = os.getpid(), None
+        gc.freeze()  # the child's collections skip the parent's objects: no copies
+        with warnings.catch_warnings():  # Python 3.12 warns: forking with threads
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.pid = os.fork()
+        if self.pid == 0:
+            try:
+                self._requests.close()
+                self._replies.close()
+                _child(self.serve, requests, replies, parent)
+            finally:
+                os._exit(70)
+        gc.unfreeze()
+        requests.close()
+        replies.close()
         try:
-            done.append(True)  # from here on, an alarm raises nothing
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            sys.settrace(old_trace)
-            return
-        except TimeLimitExceeded:  # raised before ``done`` was seen: go again
+            os.setpgid(self.pid, self.pid)  # as the child does: no race with a kill
+        except OSError:
             pass
 
+    def _exited(self):
+        """The child's wait status if it has ended (then reaped), else None."""
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            self.status = status if pid else None
+        return self.status
 
-def _raise_on_every_line(frame, limit, done):
-    """Make the learner's frames raise at every line (and every new call), even
-    inside an ``except`` clause that swallowed the first TimeLimitExceeded;
-    ``done`` turns it off once the call is over."""
-
-    def tracer(frame, event, arg):
-        if done or frame.f_code.co_filename == __file__:
-            return None  # the call is over, or this is the alarm handler itself
-        if event in ("call", "line"):
-            raise TimeLimitExceeded(limit)
-        return tracer
-
-    own = _call_with_alarm.__code__
-    frames = []
-    while frame is not None and frame.f_code is not own:
-        frames.append(frame)
-        frame = frame.f_back
-    if frame is None:  # not inside a guarded call after all
-        return
-    sys.settrace(tracer)
-    for learner_frame in frames:
-        learner_frame.f_trace = tracer
+    def _ended(self, deadline):
+        """``{"ended": how}`` once the child has ended (killed at ``deadline``)."""
+        while self._exited() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        self.close()
+        if os.WIFSIGNALED(self.status):
+            name = signal.Signals(os.WTERMSIG(self.status)).name
+            return {"ended": f"it was killed by {name}"}
+        code = os.WEXITSTATUS(self.status)
+        return {"ended": f"it exited with status {code}: os._exit()?"}
 
 
-def _call_in_thread(fn, args, limit):
-    box = {}
+def _child(serve, requests, replies, parent):
+    """Serve requests until the parent closes the pipe. Never returns."""
+    me = os.getpid()
+    capture = _isolate(parent)
 
-    def target():
+    def send(kind, data):
+        if os.getpid() != me:  # a copy the learner's code forked: not ours to answer
+            os._exit(0)
+        replies.send_bytes(json.dumps([kind, data]).encode())
+
+    while True:
         try:
-            box["value"] = fn(*args)
-        except BaseException as exc:  # noqa: BLE001
-            box["error"] = exc
-
-    worker = threading.Thread(target=target, name="posenc-learner-call", daemon=True)
-    worker.start()
-    worker.join(limit)
-    if worker.is_alive():  # cannot be stopped: left to run, reported as a hang
-        return Outcome(error=TimeLimitExceeded(limit))
-    return Outcome(box.get("value"), box.get("error"))
+            request = requests.recv()
+        except EOFError:  # the parent is done
+            os._exit(0)
+        reply = serve(request, lambda data: send("note", data))
+        send("reply", {**reply, "printed": _drain(capture)})
 
 
-def why(error):
-    """A one-line account of ``error`` for a message, safe for any exception.
+def _no_input(prompt=""):
+    """``input()`` in the child, whose standard input is /dev/null."""
+    raise EOFError("EOF when reading a line")
 
-    Examples
-    --------
-    >>> why(ValueError("bad"))
-    'ValueError: bad'
-    >>> why(TimeLimitExceeded(5.0))
-    'no answer within 5 s (the time limit; an endless loop?)'
-    >>> why(SystemExit(0))
-    'SystemExit: 0 (sys.exit() ends the program; return the answer instead)'
-    """
-    if isinstance(error, TimeLimitExceeded):
-        limit = error.args[0] if error.args else TIME_LIMIT
-        return f"no answer within {limit:g} s (the time limit; an endless loop?)"
-    name = type(error).__name__
-    shown = guarded_call(str, (error,), _MESSAGE_LIMIT)  # it may raise, or loop
-    text = shown.value if isinstance(shown.value, str) else ""
-    if shown.error is not None or not isinstance(shown.value, str):
-        text = "(its message could not be shown)"
-    text = " ".join(text.split())
-    text = text if len(text) <= 200 else text[:197] + "..."
-    if isinstance(error, SystemExit):
-        code = "" if error.code is None else f": {error.code}"
-        return f"{name}{code} (sys.exit() ends the program; return the answer instead)"
-    return name + (f": {text}" if text else "")
+
+def _isolate(parent):
+    """Group, path, signals, limits and streams of the child; the capture fd."""
+    import ctypes
+    import resource
+    import tempfile
+
+    os.setpgid(0, 0)
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):  # not Linux
+        pass
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(0)
+    folder = os.getcwd()
+    sys.path[:] = [path for path in sys.path if path not in ("", ".", folder)]
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a full file: an OSError
+    try:
+        signal.set_wakeup_fd(-1)  # the parent's event loop is not ours to wake
+    except ValueError:  # not the main thread
+        pass
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+    with tempfile.TemporaryFile() as file:  # nameless: it ends with the child
+        capture = os.dup(file.fileno())
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(capture, 1)
+    os.dup2(capture, 2)
+    sys.stdin = open(os.devnull)
+    sys.stdout, sys.stderr = (
+        open(n, "w", buffering=1, closefd=False, errors="backslashreplace")
+        for n in (1, 2)
+    )
+    builtins.input = _no_input  # a kernel's own input() would ask its front end
+    return capture
+
+
+def _drain(capture):
+    """What the child printed since the last time, at most PRINTED_LIMIT bytes."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    size = os.fstat(capture).st_size
+    text = os.pread(capture, PRINTED_LIMIT, 0).decode("utf-8", "replace")
+    os.ftruncate(capture, 0)
+    os.lseek(capture, 0, os.SEEK_SET)  # shared with fds 1 and 2
+    if size > PRINTED_LIMIT:
+        text += f"\n... ({size - PRINTED_LIMIT} more bytes of output left out)\n"
+    return text

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 from posenc_tools import ROOT
-from posenc_tools.grading._runner import answer
 from posenc_tools.grading.box import sandbox_problem
 from posenc_tools.grading.grader import (
     COLUMNS,
@@ -32,7 +31,6 @@ from posenc_tools.grading.grader import (
     parse_shard,
     write_csv,
 )
-from posenc_tools.grading.verdicts import decide
 from posenc_tools.make_submissions import (
     ALL_KINDS,
     CONVENTION_KINDS,
@@ -41,8 +39,7 @@ from posenc_tools.make_submissions import (
     write_submissions,
 )
 
-from posenc_lib import lookup, pos_encoding
-from posenc_lib.mistakes import MISTAKES
+from posenc_lib import pos_encoding
 
 LIMITS = ["--cell-seconds", "10", "--notebook-seconds", "60", "--memory-mb", "3072"]
 
@@ -403,52 +400,6 @@ def test_a_malformed_answer_is_a_row_not_a_crash(tmp_path, answer):
     message = "not graded: the grading process failed (a malformed answer)"
     assert [row["message"] for row in rows] == [message] * 3
     assert message in (tmp_path / "feedback" / "eve.html").read_text()
-
-
-def _ask(function, task):
-    """The kernel's side, run here: what ``decide`` asks, answered by ``function``."""
-    return lambda calls: json.loads(answer({task: function}, task, calls))
-
-
-def _my_pos_encoding(pos, d):  # a learner's own, right
-    return pos_encoding(pos, d)
-
-
-def test_decide_judges_the_learners_answers_outside_their_code():
-    assert decide("pos_encoding", _ask(_my_pos_encoding, "pos_encoding"))["passed"]
-    verdict = decide("lookup", _ask(lambda table, token_id: None, "lookup"))
-    assert not verdict["passed"] and "None" in verdict["message"]
-
-
-def test_decide_names_the_mistake_from_the_replayed_answers():
-    def sine_only(pos, d):
-        return [float(x) for x in MISTAKES["sine-only"](pos, d)]  # a list, even
-
-    verdict = decide("pos_encoding", _ask(sine_only, "pos_encoding"))
-    assert verdict["mistake"] == "sine-only"
-
-
-def test_decide_sees_a_view_into_the_table_as_added_to_table():
-    verdict = decide("lookup", _ask(lambda table, i: table[i], "lookup"))
-    assert verdict["mistake"] == "added-to-table"
-
-
-def test_decide_reports_the_librarys_own_function_as_such():
-    verdict = decide("lookup", _ask(lookup, "lookup"))
-    message = "lookup: this is posenc_lib's own lookup, imported, not one written"
-    assert not verdict["passed"] and verdict["message"].startswith(message)
-
-
-@pytest.mark.parametrize(
-    "report",
-    [[], {"calls": "x"}, {"calls": [{"value": {"kind": "ndarray", "dtype": "O"}}]}],
-    ids=["not-a-dict", "calls-not-a-list", "object-array"],
-)
-def test_decide_refuses_a_report_it_cannot_read(report):
-    from posenc_tools.grading.verdicts import KernelProblem
-
-    with pytest.raises(KernelProblem, match="not readable"):
-        decide("pos_encoding", lambda calls: report)
 
 
 def test_find_submissions_names_learners_by_file_or_folder(tmp_path):

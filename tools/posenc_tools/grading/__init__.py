@@ -4,8 +4,9 @@ This room is the lecturer's, not the learner's: nothing that a learner imports
 (``posenc_lib``, :mod:`posenc_lib.exercise`, :mod:`posenc_lib.figures`) imports
 it. It runs each learner's copy of chapter 05 in a kernel of its own, in a box
 of its own (bubblewrap), and writes one CSV and a feedback page per learner; the
-verdicts come from the exercise's checkers (:mod:`posenc_lib.exercise.checkers`),
-run in the grader's process on what the learner's functions returned.
+verdicts come from the exercise checkers' own judge
+(:func:`posenc_lib.exercise.checkers.judge`), run in the grader's process on the
+reports of what the learner's functions did in their kernel.
 
 What is where:
 
@@ -18,8 +19,8 @@ What is where:
   ``posenc_tools.run_notebooks``;
 - :mod:`~posenc_tools.grading.box`: the box around each learner's kernel, and
   ``_stub/``, the stand-in ``posenc_lib`` the box offers;
-- :mod:`~posenc_tools.grading.verdicts` (in the grader) and ``_runner.py`` (in
-  the kernel): the kernel reports raw results, the grader decides;
+- :mod:`~posenc_tools.grading.verdicts`: the kernel's cell that reports the
+  learner's calls, and the verdict the grader decides from the reports;
 - ``_workers.py`` (the grader's side) and ``_grade_worker.py`` (the worker
   process): one worker per job, each learner in a fresh kernel.
 

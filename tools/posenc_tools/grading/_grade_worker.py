@@ -22,9 +22,10 @@ The worker
 3. copies the learner's notebook into the box's folder and runs it in that
    kernel, each cell under a time limit, keeping at most a few kilobytes of
    each cell's output;
-4. for each task, has the kernel run the learner's function on the checker's
-   inputs (:mod:`posenc_tools.grading._runner`: raw results only) and decides
-   the verdict here, outside the kernel (:mod:`posenc_tools.grading.verdicts`);
+4. for each task, has the kernel report what the learner's function does on
+   the checker's cases (the guard's reports, as JSON) and judges them here,
+   outside the kernel, with the checkers' own judge
+   (:mod:`posenc_tools.grading.verdicts`);
 5. kills that kernel's whole process group (the box: everything in it dies),
    deletes its folder, and answers.
 
@@ -53,18 +54,10 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from ..kernel import WARM_UP, CurrentEnvKernelManager
 from .box import BoxKernelManager
 from .limits import TASKS
-from .verdicts import KernelProblem, decide
+from .verdicts import KernelProblem, ask_cell, decide
 
 OUTPUT_CAP = 8_000  # characters of output kept per cell
 ANSWER_CAP = 4_000_000  # characters of output kept of a grader's cell
-
-#: the kernel's side (_runner.py), sent in the cell itself: the box holds no tools
-_RUNNER = Path(__file__).with_name("_runner.py").read_text("utf-8")
-_ASK_CELL = """\
-_posenc_runner = {{}}
-exec({runner!r}, _posenc_runner)
-print({marker!r} + _posenc_runner["answer"](globals(), {task!r}, {calls!r}))
-"""
 
 
 class _CappedClient(NotebookClient):
@@ -212,12 +205,9 @@ def _run_cells(client, nb, deadline, progress):
     return failed
 
 
-def _ask(client, nb, marker, task, calls):
-    """Have the kernel run the learner's ``task`` on ``calls``: its report."""
-    source = _ASK_CELL.format(
-        runner=_RUNNER, marker=marker, task=task, calls=json.loads(json.dumps(calls))
-    )
-    nb.cells.append(nbformat.v4.new_code_cell(source))
+def _ask(client, nb, marker, task):
+    """Have the kernel report the learner's ``task`` on the checker's cases."""
+    nb.cells.append(nbformat.v4.new_code_cell(ask_cell(task, marker)))
     index = len(nb.cells) - 1
     client.__dict__.setdefault("asks", set()).add(index)
     error = _execute(client, nb.cells[index], index)
@@ -232,9 +222,7 @@ def _grade_tasks(client, nb, marker):
     verdicts = {}
     for task in TASKS:
         try:
-            verdicts[task] = decide(
-                task, lambda calls, task=task: _ask(client, nb, marker, task, calls)
-            )
+            verdicts[task] = decide(task, _ask(client, nb, marker, task))
         except KernelProblem as problem:
             verdicts[task] = {"error": str(problem)[:500]}
         except DeadKernelError:
