@@ -42,6 +42,7 @@ from .mistakes import DESCRIPTION, MISTAKES, POS_ENCODING_MISTAKES
 from .positional import frequencies, sinusoidal_positions
 from .validation import (
     BASE_RANGE,
+    MAX_POSITION,
     check_base,
     check_choice,
     check_d_model,
@@ -86,11 +87,10 @@ _LAYOUT = {
 
 # Largest |difference| in one entry that still counts as the same encoding: loose
 # enough for a peer that computes its angles in float32 (5.6e-5 off by row
-# 1000), tight enough that every lesson mistake is far outside it.
-_TOLERANCE = {np.dtype(np.float16): 4e-3}
-_DEFAULT_TOLERANCE = 1e-3
-_FLOOR = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-6}  # rounding noise
-_DEFAULT_FLOOR = 1e-9
+# 1000), tight enough that every lesson mistake is far outside it; and the
+# rounding noise under which two candidates tie.
+_TOLERANCE = {np.dtype(np.float16): 4e-3}  # 1e-3 for the others
+_FLOOR = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-6}  # 1e-9 for float64
 _SAMPLE_ROWS = 256  # rows compared for each candidate (all rows for the winner)
 _MISTAKE_ROWS = 16  # the mistakes are loops in Python: a few rows suffice
 
@@ -103,17 +103,16 @@ class Identification(NamedTuple):
     convention : str or None
         One of :data:`CONVENTIONS`, or None (a mistake, or not recognised).
     base : float or None
-        The base that reproduces the table (None when ``d_model == 2``, where
-        every base gives the same table, when every row encodes one position,
-        which cannot tell the base, or when nothing matched).
+        The base that reproduces the table; None when it cannot be told (at
+        ``d_model == 2``, or when every row encodes one position) or when
+        nothing matched.
     first_position : int or None
         The position the first row encodes: ``positions[0]``, or later when the
         rows start late (FSMT's start at ``padding_idx + 1``).
     mistake : str or None
         The id of the lesson's mistake the table matches, if any.
     permutation : numpy.ndarray or None
-        Column order with ``table[:, permutation]`` equal to the lesson's table
-        (same positions and base), when one exists.
+        The column order with ``table[:, permutation]`` the lesson's table.
     distance : float
         Largest |difference| between the table and the named (or nearest)
         candidate.
@@ -146,23 +145,12 @@ def tensor2tensor_base(base, d_model):
 
     tensor2tensor uses ``w_i = base ** (-i / (m - 1))`` with ``m = d_model // 2``
     (``w_0 = 1`` when ``m == 1``); that is ``B ** (-2 i / d_model)`` with
-    ``B = base ** (m / (m - 1))``.
-
-    ``base`` must be in ``[1, 1e100]`` and so must ``B``: at most ``1e50`` for
-    ``d_model == 4``, about ``1e99.6`` for ``d_model == 512``.
-
-    Raises
-    ------
-    ValueError
-        If ``base`` or ``B`` is outside ``[1, 1e100]`` (the message names the
-        ``base`` given, and the largest one this width accepts).
+    ``B = base ** (m / (m - 1))``, which must be in ``[1, 1e100]`` too.
 
     Examples
     --------
     >>> tensor2tensor_base(10000.0, 4)
     100000000.0
-    >>> round(tensor2tensor_base(10000.0, 512), 1)
-    10367.8
     >>> tensor2tensor_base(1e60, 4)
     Traceback (most recent call last):
     ...
@@ -171,13 +159,11 @@ def tensor2tensor_base(base, d_model):
     m = check_d_model(d_model) // 2
     number, power = check_base(base), m / max(m - 1, 1)
     if math.log10(number) * power > math.log10(BASE_RANGE[1]):
-        largest = BASE_RANGE[1] ** (1 / power)
-        shown = base if type(base) is float else describe(base)
         raise ValueError(
-            f"base == {shown} with d_model == {m * 2}, must be at most "
-            f"{largest:.3g}: tensor2tensor's frequencies at this width are the "
-            f"lesson's with base ** {power:.6g}, and the lesson's base must be at "
-            "most 1e100."
+            f"base == {describe(base, kind=False)} with d_model == {m * 2}, must be "
+            f"at most {BASE_RANGE[1] ** (1 / power):.3g}: tensor2tensor's frequencies"
+            f" at this width are the lesson's with base ** {power:.6g}, and the "
+            "lesson's base must be at most 1e100."
         )
     return min(number**power, BASE_RANGE[1])
 
@@ -225,22 +211,16 @@ def permutation(convention, d_model):
     --------
     >>> permutation("concat", 6)
     array([0, 3, 1, 4, 2, 5])
-    >>> table = encoding_table("concat", [1, 2], 6)
-    >>> bool(np.array_equal(table[:, permutation("concat", 6)],
-    ...                     encoding_table("interleaved", [1, 2], 6)))
-    True
     """
     convention = check_choice(convention, "convention", CONVENTIONS)
     m = check_d_model(d_model) // 2
     pair = np.arange(m)  # (m,)
-    sin_col, cos_col = {
+    columns = {
         "interleaved": (2 * pair, 2 * pair + 1),
         "concat": (pair, m + pair),
         "cos-first": (m + pair, pair),
-    }.get(convention, (None, None))
-    if sin_col is None:
-        return None
-    return np.stack([sin_col, cos_col], axis=1).ravel()  # (d_model,)
+    }.get(convention)  # each pair's sine and cosine column
+    return None if columns is None else np.stack(columns, axis=1).ravel()  # (d_model,)
 
 
 # --- identify_encoding: estimate, rebuild, compare ------------------------------
@@ -254,17 +234,8 @@ class _Candidate(NamedTuple):
     distance: float
 
 
-def _as_table(table):
-    """``table`` as float64 ``(n, d)`` with d even and finite, and its own dtype."""
-    what = "(n_positions, d_model), one row per position"
-    array = check_table(table, what=what)
-    check_d_model(array.shape[1], name="table.shape[1]")
-    check_table(array, what=what, finite=True)
-    return array.astype(np.float64), array.dtype
-
-
 def _frequencies(sin, cos, positions):
-    """Each pair's angle per position, from consecutive rows; None from one row.
+    """Each pair's angle per position, from rows in order; None from one position.
 
     ``sin`` and ``cos`` are ``(n, m)``; a pair is the point ``cos + 1j sin``, and
     the angle between two rows ``s`` positions apart is ``s * w``.
@@ -273,22 +244,16 @@ def _frequencies(sin, cos, positions):
     steps = np.diff(positions[order])  # (n - 1,)
     z = (cos + 1j * sin)[order]  # (n, m)
     turn = np.angle(z[1:] * np.conj(z[:-1]))[steps > 0]  # (k, m), in (-pi, pi]
-    if not len(turn):
-        return None
-    return turn.sum(axis=0) / steps[steps > 0].sum()  # (m,)
+    return turn.sum(axis=0) / steps[steps > 0].sum() if len(turn) else None  # (m,)
 
 
 def _estimated_base(freqs, d_model):
-    """The base with ``freqs ~ base ** (-2 i / d_model)``, or None.
-
-    A weighted least-squares fit of ``-log w_i`` against ``i``: slow pairs turn
-    little, so their frequency is known less well and counts less.
-    """
-    if freqs is None or d_model < 4:
-        return None
-    i = np.arange(len(freqs))
-    ok = (freqs > 0) & (i > 0)
-    if not ok.any():
+    """The base with ``freqs ~ base ** (-2 i / d_model)``, or None: a weighted
+    least-squares fit of ``-log w_i`` against ``i`` (slow pairs turn little, so
+    their frequency is known less well and counts less)."""
+    i = np.arange(d_model // 2)
+    ok = None if freqs is None else (freqs > 0) & (i > 0)
+    if ok is None or not ok.any():
         return None
     weight = freqs[ok] ** 2
     slope = np.sum(weight * i[ok] * -np.log(freqs[ok])) / np.sum(weight * i[ok] ** 2)
@@ -296,46 +261,31 @@ def _estimated_base(freqs, d_model):
     return base if np.isfinite(base) and base > 1e-300 else None
 
 
-def _round(base):
-    """``base`` to two significant digits: 10367.8 -> 10000.0."""
-    return float(f"{base:.2g}")
-
-
 def _bases(convention, estimate, d_model):
-    """Bases worth trying for ``convention`` given the lesson-spacing estimate."""
-    bases = [10000.0]
-    if estimate is not None:
-        if convention == "tensor2tensor":  # undo B = base ** (m / (m - 1))
-            m = d_model // 2
-            estimate = estimate ** ((m - 1) / m)
-        bases += [_round(estimate), estimate]
-    low, high = BASE_RANGE
-    if convention == "tensor2tensor":  # the lesson's base it stands for must be valid
-        m = d_model // 2
-        high = high ** ((m - 1) / m) if m > 1 else high
+    """Bases worth trying: 10000, and the estimate, rounded to two digits and not."""
+    m, (low, high) = d_model // 2, BASE_RANGE
+    if estimate is not None and convention == "tensor2tensor":
+        estimate = estimate ** ((m - 1) / m)  # undo B = base ** (m / (m - 1))
+    if convention == "tensor2tensor" and m > 1:  # the lesson's base must be valid
+        high = high ** ((m - 1) / m)
+    bases = (
+        [10000.0] if estimate is None else [10000.0, float(f"{estimate:.2g}"), estimate]
+    )
     return [base for base in dict.fromkeys(bases) if low <= base <= high]
 
 
-def _model_frequencies(convention, d_model, base):
-    if convention == "tensor2tensor":
-        base = tensor2tensor_base(base, d_model)
-    return frequencies(d_model, base)  # (d_model // 2,)
-
-
 def _first_position(sin, cos, positions, freqs):
-    """Position of the first row, from the angles of every pair at that row.
-
-    Start from the slowest pair (one turn covers the most positions), then let
-    each faster pair refine the estimate. ``freqs`` are the candidate's own.
-    """
+    """Position of the first row, from the angles of every pair at that row:
+    the slowest pair first (one turn covers the most positions), then each
+    faster one refines the estimate. ``freqs`` are the candidate's own."""
     row = int(np.argmin(positions))
     angle = np.angle(cos[row] + 1j * sin[row])  # (m,)
     order = np.argsort(freqs)
-    slowest = order[0]
-    estimate = (angle[slowest] % (2 * np.pi)) / freqs[slowest]
+    estimate = (angle[order[0]] % (2 * np.pi)) / freqs[order[0]]
     for pair in order[1:]:
-        miss = np.angle(np.exp(1j * (angle[pair] - estimate * freqs[pair])))
-        estimate += miss / freqs[pair]
+        estimate += (
+            np.angle(np.exp(1j * (angle[pair] - estimate * freqs[pair]))) / freqs[pair]
+        )
     if not abs(estimate) < 2**52:  # no sensible start (or nan): keep the given one
         return int(positions[0])
     return int(round(estimate)) - int(positions[row]) + int(positions[0])
@@ -346,89 +296,93 @@ def _sample(n_rows, size):
     return np.unique(np.linspace(0, n_rows - 1, min(n_rows, size)).astype(int))
 
 
-def _distance(table, other):
-    return float(np.max(np.abs(table - other)))
-
-
 def _convention_candidates(table, positions):
-    """The best guesses for each convention: estimated base and start, rebuilt."""
+    """The best guesses for each convention: estimated base and start, rebuilt.
+
+    A start that would move a position outside ``[0, 2**53)`` is not tried: the
+    table cannot be those rows.
+    """
     d = table.shape[1]
-    rows = _sample(len(table), _SAMPLE_ROWS)
+    rows = _sample(len(table), 256)  # all rows are compared for the winner only
     for convention in CONVENTIONS:
         perm = permutation("concat" if convention == "tensor2tensor" else convention, d)
         sin, cos = table[:, perm[0::2]], table[:, perm[1::2]]  # (n, m) each
         estimate = _estimated_base(_frequencies(sin, cos, positions), d)
         for base in _bases(convention, estimate, d):
-            freqs = _model_frequencies(convention, d, base)  # (m,)
+            freqs = frequencies(
+                d,
+                tensor2tensor_base(base, d) if convention == "tensor2tensor" else base,
+            )
             starts = {int(positions[0])}
             if d >= 4 and freqs.min() > 0:
                 starts.add(_first_position(sin, cos, positions, freqs))
             for start in sorted(starts):
-                shifted = positions[rows] + (start - positions[0])
-                if shifted.min() < 0:
+                shift = start - int(positions[0])
+                if (
+                    positions.min() + shift < 0
+                    or positions.max() + shift > MAX_POSITION
+                ):
                     continue
-                rebuilt = encoding_table(convention, shifted, d, base=base)
-                distance = _distance(table[rows], rebuilt)
+                rebuilt = encoding_table(
+                    convention, positions[rows] + shift, d, base=base
+                )
+                distance = float(np.max(np.abs(table[rows] - rebuilt)))
                 yield _Candidate(convention, None, base, start, distance)
 
 
 def _mistake_candidates(table, positions):
-    """Each of the lesson's mistakes on a few of the table's rows."""
-    rows = _sample(len(table), _MISTAKE_ROWS)
+    """Each of the lesson's mistakes on a few of the table's rows (they are
+    Python loops)."""
+    rows = _sample(len(table), 16)
     for mistake in POS_ENCODING_MISTAKES:
         rebuilt = np.array(
             [MISTAKES[mistake](p, table.shape[1]) for p in positions[rows]]
         )
-        distance = _distance(table[rows], rebuilt)
+        distance = float(np.max(np.abs(table[rows] - rebuilt)))
         yield _Candidate(None, mistake, 10000.0, int(positions[0]), distance)
 
 
-def _preference(candidate):
-    """Among equally good matches: the default base, a mistake, a round base."""
-    if candidate.mistake is not None:
-        return 1
-    if candidate.base == 10000.0:
-        return 0
-    return 2 if candidate.base == _round(candidate.base) else 3
-
-
-def _noise_floor(dtype, positions, tolerance):
-    """Differences below this are rounding noise: candidates within it tie.
-
-    A table computed in ``dtype`` has each angle ``p * w`` (``w <= 1``) off by up
-    to ``(p + 1) * eps`` of that dtype, and its sine and cosine by as much; how
-    the last bits fall depends on the CPU's SIMD kernels, so two candidates
-    within that bound of each other cannot be told apart. Kept below a quarter
-    of ``tolerance``, far from every lesson mistake.
-    """
-    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
-    bound = (float(np.max(positions)) + 1) * eps
-    floor = max(_FLOOR.get(dtype, _DEFAULT_FLOOR), bound)
-    return min(floor, tolerance / 4)
-
-
 def _choose(candidates, tolerance, floor):
-    """The candidate to report, and whether it matches within ``tolerance``."""
-    candidates = sorted(candidates, key=lambda c: c.distance)
-    best = candidates[0]
+    """The candidate to report, and whether it matches within ``tolerance``.
+
+    Candidates within ``floor`` (or twice the best distance) of each other tie;
+    among them the default base wins, then a mistake, then a round base.
+    """
+    best = min(candidates, key=lambda c: c.distance)
     if best.distance > tolerance:
         return best, False
     close = [c for c in candidates if c.distance <= max(2 * best.distance, floor)]
-    return min(close, key=_preference), True  # stable: the earlier on ties
+
+    def preference(c):
+        round_base = c.base == float(f"{c.base:.2g}")
+        return 1 if c.mistake else 0 if c.base == 10000.0 else 3 - round_base
+
+    return min(sorted(close, key=lambda c: c.distance), key=preference), True
+
+
+def _noise_floor(dtype, positions, tolerance):
+    """Differences below this are rounding noise, in which candidates tie.
+
+    A table computed in ``dtype`` has each angle ``p * w`` (``w <= 1``) off by up
+    to ``(p + 1) * eps``, and its sine and cosine by as much; the last bits
+    depend on the CPU's SIMD kernels. Kept below a quarter of ``tolerance``.
+    """
+    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
+    bound = (float(np.max(positions)) + 1) * eps
+    return min(max(_FLOOR.get(dtype, 1e-9), bound), tolerance / 4)
 
 
 def _describe(candidate, d_model, base_known=True):
     """``the 'concat' layout ([sin | cos] halves) with base 10000``, for messages."""
     if candidate.mistake is not None:
         return f"the lesson's mistake '{candidate.mistake}'"
-    known = d_model > 2 and base_known
-    base = f" with base {candidate.base:.6g}" if known else ""
+    base = f" with base {candidate.base:.6g}" if d_model > 2 and base_known else ""
     return (
         f"the '{candidate.convention}' layout ({_LAYOUT[candidate.convention]}){base}"
     )
 
 
-def _message(candidate, d_model, positions, base_known=True):
+def _message(candidate, d_model, positions, base_known):
     """What to tell a person about a recognised table."""
     if candidate.mistake is not None:
         return (
@@ -441,14 +395,19 @@ def _message(candidate, d_model, positions, base_known=True):
     if d_model == 2:
         lines.append("At d_model == 2 every base gives the same table.")
     elif not base_known:
-        zero = candidate.first_position == 0
-        why = " (every base gives the same PE[0])" if zero else " for certain"
-        lines.append(_UNKNOWN_BASE.format(why=why))
+        why = (
+            " (every base gives the same PE[0])"
+            if candidate.first_position == 0
+            else " for certain"
+        )
+        lines.append(
+            "I cannot tell the base: every row encodes one position, and one position "
+            f"does not determine it{why}; pass rows of two or more positions."
+        )
     if candidate.first_position != positions[0]:
         lines.append(
             f"Its first row encodes position {candidate.first_position}, not "
-            f"{positions[0]}: the rows start late, as FSMT's start at "
-            "padding_idx + 1."
+            f"{positions[0]}: the rows start late, as FSMT's start at padding_idx + 1."
         )
     if candidate.convention == "tensor2tensor" and d_model > 2 and base_known:
         lines.append(
@@ -461,13 +420,8 @@ def _message(candidate, d_model, positions, base_known=True):
     return " ".join(lines)
 
 
-_UNKNOWN_BASE = (
-    "I cannot tell the base: every row encodes one position, and one position "
-    "does not determine it{why}; pass rows of two or more positions."
-)
-
-
 def _result(candidate, matched, d_model, positions, tolerance):
+    """The :class:`Identification` of ``candidate``."""
     if not matched:
         message = (
             "Not a sinusoidal encoding I recognise. The nearest candidate is "
@@ -484,56 +438,47 @@ def _result(candidate, matched, d_model, positions, tolerance):
         perm = permutation(candidate.convention, d_model)
     base_known = len(np.unique(positions)) > 1  # one position: no angle steps
     known = d_model > 2 and base_known and not candidate.mistake
+    message = _message(candidate, d_model, positions, base_known)
+    base = candidate.base if known else None
     return Identification(
         candidate.convention,
-        candidate.base if known else None,
+        base,
         candidate.first_position,
         candidate.mistake,
         perm,
         candidate.distance,
-        _message(candidate, d_model, positions, base_known),
+        message,
     )
 
 
 def identify_encoding(table, *, positions=None):
     """Say which sinusoidal convention ``table`` follows, with which base.
 
-    Tries every convention of :data:`CONVENTIONS` with the base estimated from
-    the table (the angle each pair turns between rows gives its frequency; a
-    fit of those gives the base), the same base rounded, and 10000, starting at
-    ``positions[0]`` or wherever the rows' angles say they start; then the
-    lesson's mistakes. The one that rebuilds the table best is reported if its
-    largest difference is within 1e-3 (4e-3 for float16); among ones equally
-    close, or closer to each other than the table's own rounding (its dtype's
-    eps times the largest position: the last bits are the CPU's), base 10000 is
-    preferred, then a mistake, then a round base.
+    Every convention of :data:`CONVENTIONS` is rebuilt with the base the table's
+    angles suggest (the angle each pair turns between rows gives its frequency;
+    a fit of those gives the base), that base rounded, and 10000, starting at
+    ``positions[0]`` or wherever the rows' angles say they start; then each of
+    the lesson's mistakes. The closest is reported if its largest difference is
+    within 1e-3 (4e-3 for float16). Among candidates closer to each other than
+    the table's own rounding (its dtype's eps times the largest position: the
+    last bits are the CPU's), base 10000 is preferred, then a mistake, then a
+    round base.
 
     Parameters
     ----------
     table : array_like of shape (n, d_model)
         A list of rows, a numpy array or anything with ``__array__`` (a torch
-        tensor), float16, float32 or float64; ``d_model`` even.
+        tensor), float16, float32 or float64; ``d_model`` even, no nan or inf.
     positions : sequence of int, shape (n,), optional
         The position of each row; default ``0 .. n - 1``. Any order works.
 
     Returns
     -------
     Identification
-        ``.convention``, ``.base``, ``.first_position``, ``.mistake``,
-        ``.permutation``, ``.distance`` and ``.message``.
-
-    Raises
-    ------
-    TypeError
-        If ``table`` is not numeric.
-    ValueError
-        If ``table`` is not 2-D, has an odd number of columns or a nan or inf,
-        or ``positions`` does not have one non-negative integer per row.
 
     Examples
     --------
-    >>> marian = encoding_table("concat", range(50), 8)
-    >>> found = identify_encoding(marian)
+    >>> found = identify_encoding(encoding_table("concat", range(50), 8))
     >>> found.convention, found.base, found.permutation.tolist()
     ('concat', 10000.0, [0, 4, 1, 5, 2, 6, 3, 7])
     >>> fsmt = encoding_table("tensor2tensor", range(2, 40), 8)  # rows start at 2
@@ -545,12 +490,15 @@ def identify_encoding(table, *, positions=None):
     >>> print(identify_encoding(np.ones((10, 4))))  # doctest: +ELLIPSIS
     Not a sinusoidal encoding I recognise. The nearest candidate is ...
     """
-    table, dtype = _as_table(table)  # (n, d_model)
-    if positions is None:
-        positions = np.arange(len(table))
-    positions = check_positions(positions)  # (n,)
+    what = "(n_positions, d_model), one row per position"
+    array = check_table(table, what=what)  # (n, d_model), finite
+    d_model = check_d_model(array.shape[1], name="table.shape[1]")
+    table, dtype = array.astype(np.float64), array.dtype
+    positions = check_positions(
+        np.arange(len(table)) if positions is None else positions
+    )
     check_sequence(positions, "positions", length=len(table), per=" (rows of table)")
-    tolerance = _TOLERANCE.get(dtype, _DEFAULT_TOLERANCE)
+    tolerance = _TOLERANCE.get(dtype, 1e-3)
     floor = _noise_floor(dtype, positions, tolerance)
     candidates = [
         *_convention_candidates(table, positions),
@@ -559,9 +507,7 @@ def identify_encoding(table, *, positions=None):
     best, matched = _choose(candidates, tolerance, floor)
     if matched and best.mistake is None:  # the sample matched: check every row
         shifted = positions + (best.first_position - positions[0])
-        rebuilt = encoding_table(
-            best.convention, shifted, table.shape[1], base=best.base
-        )
-        best = best._replace(distance=_distance(table, rebuilt))
+        rebuilt = encoding_table(best.convention, shifted, d_model, base=best.base)
+        best = best._replace(distance=float(np.max(np.abs(table - rebuilt))))
         matched = best.distance <= tolerance
-    return _result(best, matched, table.shape[1], positions, tolerance)
+    return _result(best, matched, d_model, positions, tolerance)

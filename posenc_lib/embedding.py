@@ -29,6 +29,7 @@ from .validation import (
     check_array_size,
     check_d_model,
     check_integer,
+    check_positive,
     check_table,
     check_token_ids,
 )
@@ -42,7 +43,7 @@ def lookup(table, token_ids):
     Parameters
     ----------
     table : array_like of shape (vocab_size, d)
-        The embedding table, numeric.
+        The embedding table: real numbers, no nan or inf.
     token_ids : int or sequence of int, shape (n,)
         Token ids in ``[0, vocab_size)``. Negative ids are an error; they never
         wrap around to the last rows.
@@ -56,10 +57,11 @@ def lookup(table, token_ids):
     Raises
     ------
     TypeError
-        If an id is not an integer (a float, bool or string), or the table is not
-        numeric.
+        If an id is not an integer (a float, bool or string), or the table does
+        not hold real numbers.
     ValueError
-        If an id is outside ``[0, vocab_size)`` or the table is not 2-D.
+        If an id is outside ``[0, vocab_size)``, or the table is not 2-D or holds
+        nan or inf.
 
     Examples
     --------
@@ -143,11 +145,11 @@ def encode(table, token_ids):
     return rows
 
 
-def init_embedding(vocab_size, d_model, *, seed=0):
-    """A random embedding table, as a model starts it: entries ``N(0, 1/d_model)``.
+def init_embedding(vocab_size, d_model, *, seed=0, scale=None):
+    """A random embedding table, as a model starts it: entries ``N(0, scale**2)``.
 
-    With variance ``1 / d_model`` per entry, each row has squared length about 1
-    (its mean over rows is 1), whatever the width.
+    With the default ``scale = 1 / sqrt(d_model)`` each row has squared length
+    about 1 (its mean over rows is 1), whatever the width.
 
     Parameters
     ----------
@@ -157,49 +159,25 @@ def init_embedding(vocab_size, d_model, *, seed=0):
         Width of each row, an even integer >= 2 (so the encoding can be added).
     seed : int, default 0
         Seed of the random generator, so results are reproducible.
+    scale : float, optional
+        Standard deviation of the entries, > 0; default ``1 / sqrt(d_model)``.
 
     Returns
     -------
     numpy.ndarray of shape (vocab_size, d_model)
 
-    Raises
-    ------
-    TypeError
-        If an argument is not an integer.
-    ValueError
-        If ``vocab_size < 1``, ``d_model`` is not even and >= 2, ``seed < 0``,
-        or the table would be too large.
-
     Examples
     --------
     >>> table = init_embedding(1000, 512)
-    >>> table.shape
-    (1000, 512)
-    >>> float(np.linalg.norm(table, axis=1).mean().round(2))
-    1.0
+    >>> table.shape, float(np.linalg.norm(table, axis=1).mean().round(2))
+    ((1000, 512), 1.0)
     """
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
     d_model = check_d_model(d_model)
+    scale = 1 / np.sqrt(d_model) if scale is None else check_positive(scale, "scale")
     check_array_size((vocab_size, d_model), "vocab_size and d_model")
     rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
-    return rng.normal(0.0, 1.0 / np.sqrt(d_model), size=(vocab_size, d_model))
-
-
-def _check_rows(rows, name, shape=None):
-    """``rows`` as a finite float 2-D array (of ``shape``, if given), no zero row;
-    TypeError or ValueError naming ``name`` otherwise."""
-    what = "(n, d), one vector per row"
-    array = check_table(rows, name, what=what, finite=True).astype(np.float64)
-    if shape is not None and array.shape != shape:
-        raise ValueError(
-            f"{name} has shape {array.shape}, must be {shape}, the shape of a."
-        )
-    if not np.any(array, axis=1).all():
-        row = int(np.flatnonzero(~np.any(array, axis=1))[0])
-        raise ValueError(
-            f"{name}[{row}] is all zeros, must not be: a zero row has no direction."
-        )
-    return array
+    return rng.normal(0.0, scale, size=(vocab_size, d_model))
 
 
 def row_cosines(a, b):
@@ -220,23 +198,17 @@ def row_cosines(a, b):
     numpy.ndarray of shape (n,)
         Numbers in ``[-1, 1]``.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` or ``b`` is not numeric.
-    ValueError
-        If either is not 2-D, their shapes differ, or a row is all zeros or holds
-        inf or nan.
-
     Examples
     --------
     >>> row_cosines([[1.0, 0.0], [1.0, 1.0]], [[0.0, 3.0], [2.0, 2.0]])
     array([0., 1.])
     """
-    a = _check_rows(a, "a")  # (n, d)
-    b = _check_rows(b, "b", a.shape)  # (n, d)
-    a = a / np.abs(a).max(axis=1, keepdims=True)  # no overflow in the lengths
-    b = b / np.abs(b).max(axis=1, keepdims=True)
+    a = check_table(a, "a", what="(n, d), one vector per row", nonzero=True)
+    b = check_table(
+        b, "b", what=f"{a.shape}, the shape of a", shape=a.shape, nonzero=True
+    )
+    a = a / np.abs(a).max(axis=1, keepdims=True)  # (n, d): no overflow in the lengths
+    b = b / np.abs(b).max(axis=1, keepdims=True)  # (n, d)
     dots = np.einsum("rd,rd->r", a, b)  # (n,)
     cos = dots / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))  # (n,)
     return np.clip(cos, -1.0, 1.0)

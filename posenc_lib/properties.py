@@ -24,6 +24,7 @@ import numpy as np
 
 from .positional import exact_sin_cos, rotation_matrix, sinusoidal_positions
 from .validation import (
+    check_array,
     check_array_size,
     check_callable,
     check_d_model,
@@ -31,6 +32,7 @@ from .validation import (
     check_position,
     check_positions,
     check_table,
+    describe,
 )
 
 __all__ = [
@@ -203,9 +205,9 @@ def table_of(fn, n_positions, d_model):
     """Stack ``fn(pos, d_model)`` for ``pos = 0 .. n_positions - 1`` into a table.
 
     ``fn`` has the signature of :func:`~posenc_lib.positional.pos_encoding`, so
-    this builds the table of the library's encoding or of any mistaken version
-    (:mod:`posenc_lib.mistakes`). For the layouts other libraries use, see
-    :func:`posenc_lib.conventions.encoding_table`.
+    this builds the table of the library's encoding or of a mistaken version
+    (:mod:`posenc_lib.mistakes`); every call must return ``d_model`` finite
+    real numbers, else the error names that call.
 
     Returns
     -------
@@ -217,26 +219,48 @@ def table_of(fn, n_positions, d_model):
     >>> table_of(pos_encoding, 2, 4)
     array([[0.        , 1.        , 0.        , 1.        ],
            [0.84147098, 0.54030231, 0.00999983, 0.99995   ]])
+    >>> table_of(lambda pos, d: None, 2, 4)
+    Traceback (most recent call last):
+    ...
+    TypeError: fn(0, 4) returned None, must return d_model == 4 real numbers.
     """
     check_callable(fn, "fn", what="a function like pos_encoding(pos, d_model)")
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     d_model = check_d_model(d_model)
     check_array_size((n_positions, d_model), "n_positions and d_model")
-    rows = [
-        np.asarray(fn(pos, d_model), dtype=np.float64) for pos in range(n_positions)
-    ]
-    return check_table(np.stack(rows))  # (n_positions, d_model)
+    rows = [_row(fn, pos, d_model) for pos in range(n_positions)]
+    return np.stack(rows).astype(np.float64)  # (n_positions, d_model)
+
+
+def _row(fn, pos, d_model):
+    """``fn(pos, d_model)`` as ``d_model`` finite real numbers, or an error
+    naming the call: ``fn(0, 4) returned None, must return ...``."""
+    call, value = f"fn({pos}, {d_model})", fn(pos, d_model)
+    must = f"must return d_model == {d_model} real numbers"
+    try:
+        row = np.asarray(value)
+    except ValueError:  # rows of different lengths
+        row = np.asarray(None)
+    if row.dtype.kind not in "iuf":  # None, text, bool, complex
+        raise TypeError(f"{call} returned {describe(value, kind=False)}, {must}.")
+    if row.shape != (d_model,):
+        shown = f"shape {row.shape}" if row.ndim else describe(value, kind=False)
+        raise ValueError(f"{call} returned {shown}, {must}.")
+    return check_array(row, call)  # (d_model,), no nan or inf
 
 
 def _shifted(table, offset):
     """Rows ``p`` and rows ``p + offset`` of ``table``, as two float arrays."""
-    table = check_table(table).astype(np.float64)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE).astype(np.float64)  # (n_positions, d)
     offset = check_integer(offset, "offset", min_value=1)
     if offset >= len(table):
         raise ValueError(
             f"offset == {offset}, must be < {len(table)} (the number of rows of table)."
         )
     return table[:-offset], table[offset:]  # (n_positions - offset, d_model) each
+
+
+_TABLE = "(n_positions, d_model), one row per position"
 
 
 def rotation_error(table, offset):
@@ -299,7 +323,7 @@ def diagonal_spread(matrix):
     >>> diagonal_spread([[1.0, 2.0], [3.0, 5.0]])
     4.0
     """
-    matrix = check_table(matrix, name="matrix")  # (n, m)
+    matrix = check_table(matrix, "matrix", what="(n, m)")  # (n, m), finite
     rows, cols = matrix.shape
     spreads = [np.ptp(np.diagonal(matrix, k)) for k in range(1 - rows, cols)]
     return float(max(spreads))
@@ -321,7 +345,7 @@ def min_row_distance(table):
     >>> min_row_distance([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])
     (1.0, 0, 2)
     """
-    table = check_table(table).astype(np.float64)  # (n, d)
+    table = check_table(table, what="(n, d)").astype(np.float64)  # (n, d), finite
     if len(table) < 2:
         raise ValueError(f"table has shape {table.shape}, must have at least 2 rows.")
     best = (np.inf, 0, 0)
@@ -359,7 +383,7 @@ def property_report(table, *, offset=3):
     {'differs from PE': 0.0, 'rotation error': 0.0, 'shift map error': 0.0, \
 'squared-length error': 0.0, 'diagonal spread': 0.0, 'min distance': 0.658}
     """
-    table = check_table(table).astype(np.float64)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE).astype(np.float64)  # (n_positions, d)
     n_positions, d_model = table.shape
     d_model = check_d_model(d_model, name="table.shape[1]")
     true = sinusoidal_positions(range(n_positions), d_model)  # (n_positions, d_model)

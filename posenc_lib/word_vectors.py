@@ -26,6 +26,7 @@ References
 import numpy as np
 
 from .attention import softmax
+from .embedding import init_embedding
 from .validation import (
     check_integer,
     check_positive,
@@ -140,17 +141,16 @@ def context_pairs(sentences, vocab, window=2):
 
 
 def random_table(vocab_size, d_model, seed=0):
-    """A seeded random embedding table, entries from N(0, 0.5**2).
+    """The table this training starts from: :func:`~posenc_lib.embedding.init_embedding`
+    with entries of standard deviation 0.5 (a larger start than a model's
+    ``1 / sqrt(d_model)``, so the toy corpus trains in 300 steps).
 
     Examples
     --------
-    >>> random_table(5, 3).shape
-    (5, 3)
+    >>> random_table(5, 4).shape
+    (5, 4)
     """
-    vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
-    d_model = check_integer(d_model, "d_model", min_value=1)
-    rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
-    return rng.normal(0.0, 0.5, size=(vocab_size, d_model))
+    return init_embedding(vocab_size, d_model, seed=seed, scale=0.5)
 
 
 def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
@@ -184,9 +184,8 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     True
     """
     table = check_table(table).astype(np.float64)  # (V, d_model), a copy
-    pairs = check_table(pairs, name="pairs", what="(n_pairs, 2), (centre, context) ids")
-    if pairs.shape[1] != 2:
-        raise ValueError(f"pairs has shape {pairs.shape}, must be (n_pairs, 2).")
+    what = "(n_pairs, 2), (centre, context) ids"
+    pairs = check_table(pairs, "pairs", what=what, shape=(None, 2))  # (n_pairs, 2)
     pairs = check_token_ids(pairs.ravel(), len(table), name="pairs").reshape(-1, 2)
     steps = check_integer(steps, "steps", min_value=1)
     learning_rate = check_positive(learning_rate, "learning_rate")
@@ -220,7 +219,8 @@ def cosine_similarity(vectors):
            [0.707, 1.   , 0.707],
            [0.   , 0.707, 1.   ]])
     """
-    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d_model)
+    what = "(n, d_model), no row all zeros"
+    vectors = check_table(vectors, "vectors", what=what, nonzero=True)  # (n, d_model)
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (n, d_model)
     return unit @ unit.T  # (n, n)
 
@@ -284,7 +284,7 @@ def project_2d(vectors):
     >>> project_2d([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.5, 0.0]]).shape
     (3, 2)
     """
-    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d_model)
+    vectors = check_table(vectors, "vectors", what="(n, d_model)")  # (n, d_model)
     centred = vectors - vectors.mean(axis=0)  # (n, d_model)
     _, _, directions = np.linalg.svd(centred, full_matrices=False)  # (d_model, d_model)
     points = centred @ directions[:2].T  # (n, 2)

@@ -201,18 +201,17 @@ REFUSED = {
     "rope-of-inf": (
         lambda: rope([[np.inf, 0.0]], [0]),
         ValueError,
-        "x holds inf, must be finite numbers (a rotated inf is nan).",
+        "x[0, 0] == inf, must be a finite number.",
     ),
     "rope_score-of-inf": (
         lambda: rope_score([np.inf, 0.0], [1.0, 0.0], 0, 1),
         ValueError,
-        "q holds inf, must be finite numbers (a rotated inf is nan).",
+        "q[0] == inf, must be a finite number.",
     ),
     "softmax-of-complex": (
         lambda: softmax(np.array([1 + 1j, 2.0])),
         TypeError,
-        "scores == array([1.+1.j, 2.+0.j]), must be an array of real numbers, not "
-        "complex.",
+        "scores has dtype complex128, must hold real numbers (integers or floats).",
     ),
     "softmax-axis-string": (
         lambda: softmax([1.0, 2.0], axis="a"),

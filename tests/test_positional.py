@@ -305,6 +305,15 @@ BAD_POSITIONS = [
     (3, TypeError, f"positions == 3 (int), {ONE_D}."),
     ([True, 1], TypeError, f"positions[0] == True (bool), {NON_NEGATIVE}."),
     (np.array([-3]), ValueError, f"positions[0] == -3, {NON_NEGATIVE}."),
+    (b"\x00\x01", TypeError, f"positions == b'\\x00\\x01', {ONE_D}."),
+    (bytearray(b"ab"), TypeError, f"positions == bytearray(b'ab'), {ONE_D}."),
+    (memoryview(b"ab"), TypeError, f"positions == <memoryview of 2 bytes>, {ONE_D}."),
+    (
+        [10**5000],
+        ValueError,
+        f"positions[0] == 100000000000...(5001 digits), {NON_NEGATIVE} below "
+        f"{2**53} (2**53): float64 angles cannot tell larger positions apart.",
+    ),
 ]
 BAD_POSITIONS_IDS = [
     "negative",
@@ -318,6 +327,10 @@ BAD_POSITIONS_IDS = [
     "scalar",
     "bool",
     "negative-array",
+    "bytes",
+    "bytearray",
+    "memoryview",
+    "5001-digits",
 ]
 
 
