@@ -8,21 +8,16 @@ Single-head self-attention on a sequence ``x`` of shape ``(n, d_model)``:
     \mathrm{out} = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_{head}}}\Big) V.
 
 Nothing in it depends on where a row sits, so shuffling the rows of ``x``
-shuffles the rows of ``out`` the same way (*permutation equivariance*). Adding
-``PE`` to ``x`` breaks that symmetry.
-
-Two other ways to give the layer positions:
-
-* a *learned* table with one trainable row per position ``0 .. max_len - 1``;
-  it has no row for position ``max_len`` (:class:`LearnedPositions`);
-* *RoPE*: turn each pair of the queries and keys counter-clockwise by
-  ``pos * frequency``, as RoFormer [2]_ and every library after it do: pairs
-  ``(x_{2i}, x_{2i+1})`` (GPT-J, torchtune) or ``(x_i, x_{i+d/2})`` (Llama's
-  ``rotate_half``). Writing ``Q(p)`` for that block rotation,
-  ``Q(m)^T Q(n) == Q(n - m)``, so the score ``rope(q, m) . rope(k, n)`` depends
-  on the offset ``n - m`` only (:func:`rope`, :func:`rope_score`). ``Q(p)`` is
-  the transpose of :func:`~posenc_lib.positional.rotation_matrix`: the
-  encoding's pairs are ``(sin, cos)``, not ``(x, y)``.
+shuffles the rows of ``out`` the same way (*permutation equivariance*); adding
+``PE`` to ``x`` breaks that symmetry. Two other ways to give it positions: a
+*learned* table, one trainable row per position below ``max_len`` and none for
+``max_len`` (:class:`LearnedPositions`); and *RoPE*, which turns each pair of
+the queries and keys counter-clockwise by ``pos * frequency`` (RoFormer [2]_):
+pairs ``(x_{2i}, x_{2i+1})`` (GPT-J, torchtune) or ``(x_i, x_{i+d/2})``
+(Llama's ``rotate_half``). With ``Q(p)`` that rotation, ``Q(m)^T Q(n) ==
+Q(n - m)``: the score ``rope(q, m) . rope(k, n)`` depends on ``n - m`` only.
+``Q(p)`` is the transpose of :func:`~posenc_lib.positional.rotation_matrix`,
+whose pairs are ``(sin, cos)``, not ``(x, y)``.
 
 References
 ----------
@@ -100,21 +95,9 @@ def _check_finite_result(result, name):
 
 
 def init_head(d_model, d_head=None, *, seed=0):
-    """Random projections for one head, scaled by ``1 / sqrt(d_model)``.
-
-    Parameters
-    ----------
-    d_model : int
-        Width of the input rows, an even integer >= 2.
-    d_head : int, optional
-        Width of queries, keys and values (even, for RoPE); default ``d_model``.
-    seed : int, default 0
-        Seed of the random generator, so results are reproducible.
-
-    Returns
-    -------
-    AttentionHead
-        ``w_q``, ``w_k``, ``w_v``, each of shape ``(d_model, d_head)``.
+    """Random projections ``w_q``, ``w_k``, ``w_v`` for one head, each of shape
+    ``(d_model, d_head)`` with entries ``N(0, 1 / d_model)``; both widths even
+    (``d_head`` for RoPE, default ``d_model``), ``seed`` for the generator.
 
     Examples
     --------
@@ -132,20 +115,10 @@ def init_head(d_model, d_head=None, *, seed=0):
 def softmax(scores, axis=-1):
     """Softmax along ``axis``, shifted by the maximum so it never overflows.
 
-    Infinite scores follow the limit: ``+inf`` entries share all the weight
-    equally, ``-inf`` entries get none. A slice whose scores are all ``-inf``
-    has no limit and raises.
+    Infinite scores follow the limit: ``+inf`` entries share all the weight,
+    ``-inf`` entries get none; a slice of only ``-inf`` has no limit and raises.
 
-    Parameters
-    ----------
-    scores : array_like, at least 1 number along ``axis``
-        Real numbers, ``+inf`` or ``-inf``; nan and complex numbers are refused.
-    axis : int, default -1
-
-    Returns
-    -------
-    numpy.ndarray of the shape of ``scores``
-        Non-negative weights summing to 1 along ``axis``.
+    Returns weights of the shape of ``scores``, summing to 1 along ``axis``.
 
     Examples
     --------
@@ -173,18 +146,9 @@ def softmax(scores, axis=-1):
 def self_attention(x, head, *, positions=None):
     """One head of self-attention over the rows of ``x``; no mask.
 
-    Parameters
-    ----------
-    x : array_like of shape (n, d_model)
-        One row per token.
-    head : AttentionHead
-        Projections from :func:`init_head`.
-    positions : sequence of int, shape (n,), optional
-        If given, queries and keys are rotated by RoPE at these positions.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, d_head)
+    ``x`` has one row per token, ``(n, d_model)``; ``head`` comes from
+    :func:`init_head`; with ``positions`` (one per row), queries and keys are
+    rotated by RoPE. Shape ``(n, d_head)``.
 
     Examples
     --------
@@ -205,22 +169,12 @@ def self_attention(x, head, *, positions=None):
 
 
 def permutation_gap(layer, x, perm):
-    """How far ``layer`` is from permutation equivariance on ``x``.
-
-    Returns ``max |layer(x[perm]) - layer(x)[perm]|``: zero (up to rounding) when
+    """How far ``layer`` is from permutation equivariance on ``x``:
+    ``max |layer(x[perm]) - layer(x)[perm]|``, zero (up to rounding) when
     shuffling the input rows only shuffles the output rows.
 
-    Parameters
-    ----------
-    layer : callable
-        Maps an array of shape ``(n, d)`` to one with ``n`` rows.
-    x : array_like of shape (n, d)
-    perm : sequence of int, shape (n,)
-        A permutation of ``range(n)``.
-
-    Returns
-    -------
-    float
+    ``layer`` maps an ``(n, d)`` array to one with ``n`` rows; ``perm`` is a
+    permutation of ``range(n)``.
 
     Examples
     --------
@@ -251,28 +205,11 @@ def _rope_pairs(layout, d):
 def rope(x, positions, *, base=10000.0, layout="interleaved"):
     """Rotate each pair of row ``r`` by the angle ``+positions[r] * w_pair``.
 
-    Pair ``i`` is the point ``(x, y) = (x[2i], x[2i + 1])`` (``layout="interleaved"``,
-    RoFormer's equation 13, GPT-J, torchtune) or ``(x[i], x[i + d // 2])``
-    (``layout="half"``, Llama's ``rotate_half``). It turns counter-clockwise by
-    ``p * w_i``, with ``w_i = base ** (-2 i / d)``:
-    ``(x cos - y sin, x sin + y cos)``.
-
-    In the interleaved layout that is the transpose of chapter 03's shift matrix,
-    ``rope(x, [p])[0] == rotation_matrix(p, d).T @ x[0]``: the encoding's pairs are
-    stored as ``(sin, cos)``, which turn clockwise in the ``(x, y)`` sense.
-
-    Parameters
-    ----------
-    x : array_like of shape (n, d)
-        Queries or keys; ``d`` even.
-    positions : sequence of int, shape (n,)
-        Position of each row.
-    base : float, default 10000.0
-    layout : {"interleaved", "half"}, default "interleaved"
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, d)
+    Pair ``i`` of ``x`` (queries or keys, ``(n, d)``, ``d`` even) is the point
+    ``(x, y) = (x[2i], x[2i + 1])`` (``layout="interleaved"``: RoFormer, GPT-J,
+    torchtune; then ``rope(x, [p])[0] == rotation_matrix(p, d).T @ x[0]``) or
+    ``(x[i], x[i + d // 2])`` (``"half"``: Llama's ``rotate_half``). It turns
+    counter-clockwise by ``p * w_i``, ``w_i = base ** (-2 i / d)``.
 
     Examples
     --------
@@ -320,21 +257,10 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
 def position_scores(x_q, x_k, head, n_positions, *, method):
     """Scores of token ``x_q`` at every query position against ``x_k`` at every key one.
 
-    Parameters
-    ----------
-    x_q, x_k : array_like of shape (d_model,)
-        Embeddings of the query token and the key token.
-    head : AttentionHead
-    n_positions : int
-        Positions ``0 .. n_positions - 1`` on both axes.
-    method : {"add", "rope"}
-        ``"add"``: add ``PE`` to the embeddings, then project.
-        ``"rope"``: project, then rotate the query and key (RoPE).
-
-    Returns
-    -------
-    numpy.ndarray of shape (n_positions, n_positions)
-        Entry ``[m, n]`` is the (unscaled) score ``q_m . k_n``.
+    ``x_q`` and ``x_k`` are the two tokens' embeddings, ``(d_model,)`` each;
+    positions ``0 .. n_positions - 1`` on both axes. With ``method="add"`` ``PE``
+    is added to the embeddings, then projected; with ``"rope"`` the projections
+    are rotated. Entry ``[m, n]`` of the result is the (unscaled) ``q_m . k_n``.
 
     Examples
     --------
@@ -348,10 +274,8 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     size = (n_positions, max(n_positions, d_model))
     check_array_size(size, "n_positions", what="scores and rows")
     what = f"({d_model},): one embedding of width d_model, the rows of head.w_q"
-    vectors = {"x_q": x_q, "x_k": x_k}
-    x_q, x_k = (
-        check_array(v, n, what=what, shape=(d_model,)) for n, v in vectors.items()
-    )
+    x_q = check_array(x_q, "x_q", what=what, shape=(d_model,))  # (d_model,)
+    x_k = check_array(x_k, "x_k", what=what, shape=(d_model,))  # (d_model,)
     check_choice(method, "method", ("add", "rope"))
     repeat = np.ones((n_positions, 1))  # (n_positions, 1)
     queries, keys = repeat * x_q, repeat * x_k  # (n_positions, d_model) each
@@ -359,29 +283,22 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
         if method == "add":
             pe = sinusoidal_positions(range(n_positions), d_model)  # (n_pos, d_model)
             scores = ((queries + pe) @ head.w_q) @ ((keys + pe) @ head.w_k).T
-        else:
-            q, k = (
-                _check_finite_result(x @ w, "x_q or x_k")
-                for x, w in ((queries, head.w_q), (keys, head.w_k))
-            )
-            positions = range(n_positions)
-            scores = rope(q, positions) @ rope(k, positions).T  # (n_pos, n_pos)
+        else:  # project, then rotate
+            rows = range(n_positions)
+            q = rope(_check_finite_result(queries @ head.w_q, "x_q"), rows)
+            k = rope(_check_finite_result(keys @ head.w_k, "x_k"), rows)
+            scores = q @ k.T  # (n_positions, n_positions)
     return _check_finite_result(scores, "x_q or x_k")
 
 
 class LearnedPositions:
     """A learned positional table: one trainable row per position below ``max_len``.
 
-    Here the rows are random (as at initialisation, scale 0.02 as in GPT-2);
+    The rows are random, as at initialisation (scale 0.02, as in GPT-2);
     training would change their values but never their number.
 
-    Parameters
-    ----------
-    max_len : int
-        Number of rows: the longest sequence seen in training.
-    d_model : int
-        Width of each row.
-    seed : int, default 0
+    ``max_len`` rows (the longest sequence seen in training) of width
+    ``d_model`` (even); ``seed`` for the generator.
 
     Examples
     --------
@@ -406,14 +323,10 @@ class LearnedPositions:
     def __call__(self, positions):
         """Rows of the table for ``positions``, shape ``(n, d_model)``."""
         positions = check_positions(positions)  # (n,)
-        for index in np.flatnonzero(positions >= self.max_len)[:1]:
+        for index in np.flatnonzero(positions >= self.max_len)[:1]:  # no row
+            name = f"positions[{index}]"
             try:
-                check_index(
-                    positions[index],
-                    f"positions[{index}]",
-                    self.max_len,
-                    what="max_len",
-                )
+                check_index(positions[index], name, self.max_len, what="max_len")
             except ValueError as error:
                 raise ValueError(
                     f"{error} A learned table of max_len == {self.max_len} rows has "

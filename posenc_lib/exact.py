@@ -7,8 +7,8 @@ numbers are the same; what this module adds is how they are computed.
 
 Exact angles (Dekker's error-free product)
     In float64 the quotient ``angle = pos / divisor`` is rounded, by up to half
-    a unit in its last place: about ``pos * 1.1e-16``, so 4.5e-13 below position
-    ``2**12`` but 1e-7 at position 1e9, enough to break the rotation property.
+    a unit in its last place: at most 2.3e-13 below position ``2**12``, but 6e-8
+    at position 1e9, enough to break the rotation property.
     What the division dropped can be recovered exactly. Split each factor into
     two halves of 26 bits (Veltkamp's split); their partial products are then
     exact, and Dekker's ``two_product`` gives ``angle * divisor == p + e`` with
@@ -71,21 +71,12 @@ def takes_over(positions):
 
 
 def sinusoidal_table(positions, divisors, dtype):
-    """The interleaved table of ``positions``: ``sin`` and ``cos`` of the exact
-    angles ``positions / divisors``, each within 1e-15.
+    """The interleaved table, ``(n, d_model)`` of ``dtype``: ``sin`` and ``cos`` of
+    the exact angles ``positions / divisors``, each within 1e-15.
 
-    Parameters
-    ----------
-    positions : numpy.ndarray of int64, shape (n,)
-        Checked positions in ``[0, 2**53)``.
-    divisors : numpy.ndarray of float64, shape (d_model // 2,)
-        ``base ** (2 * pair / d_model)``, ``base`` in ``[1, 1e100]``.
-    dtype : numpy.dtype
-        A floating-point dtype.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, d_model)
+    ``positions`` (int64, ``(n,)``, in ``[0, 2**53)``) and ``divisors``
+    (``base ** (2 * pair / d_model)``, ``(d_model // 2,)``, ``base`` in
+    ``[1, 1e100]``) are checked by the caller.
 
     Examples
     --------
@@ -103,17 +94,8 @@ def sinusoidal_table(positions, divisors, dtype):
 
 
 def sin_cos(positions, divisors):
-    """``sin`` and ``cos`` of the exact angles ``positions / divisors``.
-
-    Parameters
-    ----------
-    positions : numpy.ndarray of int64, shape (n,)
-        Integers with ``|position| < 2**53``.
-    divisors : numpy.ndarray of float64, shape (pairs,)
-
-    Returns
-    -------
-    sin, cos : numpy.ndarray of shape (n, pairs)
+    """``sin`` and ``cos`` of the exact angles ``positions / divisors``, each
+    ``(n, pairs)``, for int64 ``positions`` with ``|position| < 2**53``.
 
     Examples
     --------
@@ -151,7 +133,7 @@ def _sin_cos(positions, divisors):
 
 
 def _scratch_rows(out, bytes_per_row):
-    """Rows per block that keep one scratch array within :data:`_SCRATCH`."""
+    """Rows per block that keep one scratch array within ``_SCRATCH``."""
     budget = max(_SCRATCH[0] * out.nbytes, _SCRATCH[1])
     return max(1, int(budget // bytes_per_row))
 
@@ -167,7 +149,7 @@ def row_blocks(out, pairs=None):
 
 
 def _is_run(positions):
-    """True if ``positions`` is ``a, a + 1, ..., a + n - 1``."""
+    """True for ``a, a + 1, ..., a + n - 1``."""
     if positions[-1] - positions[0] != len(positions) - 1:
         return False
     return bool(np.all(np.diff(positions) == 1))

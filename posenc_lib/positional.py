@@ -12,11 +12,9 @@ For position ``pos`` and column ``k`` of a model of width ``d_model`` (even), le
         \cos(\mathrm{angle}) & k \text{ odd}
     \end{cases}
 
-with ``base = 10000``. Wavelengths grow geometrically from ``2*pi`` (pair 0) to
-just short of ``2*pi * base`` (the last pair). This *interleaved* layout is the
-paper's and the lesson's; many libraries store the same numbers as two halves,
-the sines then the cosines (``layout="concat"``); :mod:`posenc_lib.conventions`
-names the layouts real code uses.
+with ``base = 10000``: wavelengths from ``2*pi`` (pair 0) to just short of
+``2*pi * base``. This *interleaved* layout is the paper's; many libraries store
+the sines, then the cosines (``layout="concat"``, :mod:`posenc_lib.conventions`).
 
 :func:`sinusoidal_positions` is this formula in numpy. From position ``2**12``
 on, or for 64 rows and more, it hands over to
@@ -25,7 +23,8 @@ on, or for 64 rows and more, it hands over to
 angle; that module recovers it) and, for a run of positions, faster (by the
 rotation property of chapter 03). Either way every value is within 1e-12 of
 ``sin`` or ``cos`` of ``pos / divisor`` computed exactly, ``divisor`` the
-float64 one used here, at every position up to ``2**53``.
+float64 one used here, at every position up to ``2**53`` (that divisor is itself
+rounded: against the formula in exact arithmetic, add ``3e-16 * pos``).
 
 References
 ----------
@@ -65,35 +64,24 @@ def sinusoidal_positions(
     Parameters
     ----------
     positions : sequence of int, shape (n,)
-        Integer positions in ``[0, 2**53)``, in any order, duplicates allowed,
-        n >= 1: a list, a ``range`` or an integer array (not text or bytes).
+        Integer positions in ``[0, 2**53)``, in any order, duplicates allowed: a
+        list, a ``range`` or an integer array (not text or bytes).
     d_model : int
         Width of the encoding, an even integer >= 2.
     base : float, default 10000.0
         Base of the wavelengths' geometric progression, in ``[1, 1e100]``.
     dtype : floating dtype, default numpy.float64
-        Dtype of the result. Angles are always computed in float64.
+        Dtype of the result; the angles are float64.
     layout : {"interleaved", "concat"}, default "interleaved"
-        Columns ``2 * pair`` and ``2 * pair + 1`` for the sine and cosine of a
-        pair (the paper's layout), or ``pair`` and ``d_model // 2 + pair``
-        (``[sin | cos]`` halves, as Marian, GPT-J and Transformer-XL store it).
+        Sine and cosine of a pair in columns ``2 * pair`` and ``2 * pair + 1``
+        (the paper's), or ``pair`` and ``d_model // 2 + pair`` (Marian's).
 
     Returns
     -------
     numpy.ndarray of shape (n, d_model)
-        Row ``r`` encodes ``positions[r]``. Each value is within 1e-12 of the
-        exact ``sin`` (or ``cos``) of ``positions[r] / divisor``, ``divisor``
-        the float64 ``base ** (2 * pair / d_model)``; against the formula in
-        exact arithmetic, that divisor's own rounding adds ``3e-16 * pos``.
-
-    Raises
-    ------
-    TypeError
-        If ``d_model`` or a position is not an integer, ``positions`` is text or
-        bytes, or ``dtype`` is not a floating-point type.
-    ValueError
-        If an argument is outside the range above, or the result would be
-        larger than 256 MiB (``posenc_lib.validation.MAX_ARRAY_BYTES``).
+        Row ``r`` encodes ``positions[r]``, each value within 1e-12 of the exact
+        ``sin`` or ``cos`` of ``positions[r] / divisor`` (module notes); at
+        most 256 MiB (``posenc_lib.validation.MAX_ARRAY_BYTES``).
 
     Examples
     --------
@@ -140,16 +128,8 @@ def _to_halves(table):
 def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64, layout="interleaved"):
     """The encoding of one position, ``PE[pos]``.
 
-    Parameters
-    ----------
-    pos : int
-        A position in ``[0, 2**53)``.
-    d_model, base, dtype, layout
-        As in :func:`sinusoidal_positions`.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d_model,)
+    ``pos`` is an integer in ``[0, 2**53)``, the other arguments as in
+    :func:`sinusoidal_positions`; shape ``(d_model,)``.
 
     Examples
     --------
@@ -173,11 +153,9 @@ def _divisors(d_model, base):
 
 
 def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
-    """sin and cos of the exact angles ``positions / divisor``, ``(n, d_model // 2)``
-    each (of half those angles with ``half``): the angles of
-    :func:`sinusoidal_positions` for any integers ``|position| < 2**53``, each
-    value within 1e-15 (:func:`posenc_lib.exact.sin_cos`). For the maths
-    modules, which check ``positions`` and ``d_model`` first.
+    """sin and cos, ``(n, d_model // 2)`` each, of the exact angles of
+    :func:`sinusoidal_positions` (with ``half``, of half of them) for checked
+    integers ``|position| < 2**53``: within 1e-15 (:mod:`posenc_lib.exact`).
 
     Examples
     --------
@@ -193,15 +171,8 @@ def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
 def frequencies(d_model, base=10000.0):
     """Angular frequency of each (sin, cos) pair: ``1 / base ** (2 * pair / d_model)``.
 
-    Parameters
-    ----------
-    d_model, base
-        As in :func:`sinusoidal_positions`.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d_model // 2,)
-        Radians per position, from 1 (pair 0) down to nearly ``1 / base``.
+    Radians per position, shape ``(d_model // 2,)``: from 1 (pair 0) down to
+    nearly ``1 / base``. ``d_model`` and ``base`` as in :func:`sinusoidal_positions`.
 
     Examples
     --------
@@ -214,15 +185,8 @@ def frequencies(d_model, base=10000.0):
 def wavelengths(d_model, base=10000.0):
     """Wavelength of each (sin, cos) pair in positions: ``2 * pi / frequency``.
 
-    Parameters
-    ----------
-    d_model, base
-        As in :func:`sinusoidal_positions`.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d_model // 2,)
-        From ``2 * pi`` (pair 0) growing by a factor ``base ** (2 / d_model)``.
+    Shape ``(d_model // 2,)``: from ``2 * pi`` (pair 0), growing by a factor
+    ``base ** (2 / d_model)`` per pair.
 
     Examples
     --------
@@ -236,22 +200,10 @@ def rotation_matrix(offset, d_model, *, base=10000.0):
     """The matrix ``R`` with ``PE[p + offset] == R @ PE[p]`` for every position p.
 
     Each pair ``(sin a, cos a)`` becomes ``(sin(a + t), cos(a + t))`` with
-    ``t = offset * frequency``; by the angle-addition formulas that is the 2x2 block
-    ``[[cos t, sin t], [-sin t, cos t]]``. R is block-diagonal, one block per pair,
-    in the interleaved (sin, cos) column order.
-
-    Parameters
-    ----------
-    offset : int
-        The shift in positions, ``|offset| < 2**53``; negative shifts back.
-    d_model, base
-        As in :func:`sinusoidal_positions`.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d_model, d_model)
-        Each entry within 1e-15 of the exact ``sin`` or ``cos`` of
-        ``offset / divisor`` (:func:`exact_sin_cos`), for every accepted offset.
+    ``t = offset * frequency``: by angle addition, the block
+    ``[[cos t, sin t], [-sin t, cos t]]``, one per pair along the diagonal.
+    ``offset`` is an integer, ``|offset| < 2**53`` (negative shifts back); each
+    entry is within 1e-15 of the exact ``sin`` or ``cos`` (:func:`exact_sin_cos`).
 
     Examples
     --------

@@ -1,15 +1,12 @@
 """Argument checks shared by every public function.
 
-Each check returns a clean value (a Python ``int``, or a numpy array of a known
-dtype and shape) or raises an error that names the argument, shows its value
-with :func:`describe` and says what was expected, in the style of
-scikit-learn's ``check_scalar``: ``d_model == 7, must be an even integer >= 2.``
-A wrong *kind* of value (a float where an integer belongs, text) is a
-``TypeError`` and shows its type; a wrong *value* is a ``ValueError``.
-
-Arrays of numbers have one contract, :func:`check_array`: real numbers (not
-bool, not complex), at least one entry, optionally a shape, and no nan or inf,
-so that no function of the library answers silently for a table holding a nan.
+Each check returns a clean value (a Python ``int``, a numpy array of a known
+dtype and shape) or raises an error naming the argument, showing its value
+(:func:`describe`) and saying what was expected, as scikit-learn's
+``check_scalar`` does: ``d_model == 7, must be an even integer >= 2.`` A wrong
+*kind* of value is a ``TypeError`` and shows its type; a wrong *value*, a
+``ValueError``. Arrays of numbers have one contract, :func:`check_array`: real
+numbers, at least one, no nan or inf, so that no answer is silently nan.
 """
 
 import math
@@ -48,6 +45,8 @@ MAX_ARRAY_BYTES = 2**28  # 256 MiB: larger arrays are refused before they are bu
 BASE_RANGE = (1.0, 1e100)  # below 1 an angle would exceed its position; up to 1e100
 # the error-free products of posenc_lib.exact stay far from overflow
 _TOO_FAR = f"below {2**53} (2**53): float64 angles cannot tell larger positions apart"
+_TEXT = (str, bytes, bytearray, memoryview)  # sequences, but not of numbers
+_BOOLS = frozenset((bool, np.bool_))
 
 
 def describe(value, *, kind=True):
@@ -84,8 +83,11 @@ def _digits(value, *, count=False):
     """``str(value)``, or past 40 digits its first 12 and the number of digits
     (that number alone if ``count``); ``str`` is never called on a huge int."""
     size = abs(value)
-    digits = len(str(size)) if size.bit_length() < 1000 else int(math.log10(size)) + 1
-    digits += (size >= 10**digits) - (size < 10 ** (digits - 1))  # log10 may be off
+    if size.bit_length() < 1000:
+        digits = len(str(size))
+    else:  # a float estimate, made exact
+        digits = int(math.log10(size)) + 1
+        digits += (size >= 10**digits) - (size < 10 ** (digits - 1))
     if count or digits <= 40:
         return digits if count else str(value)
     return f"{'-' * (value < 0)}{size // 10 ** (digits - 12)}...({digits} digits)"
@@ -225,9 +227,7 @@ def check_sequence(values, name, *, what="a sequence", length=None, per=""):
     """Return ``values`` if it is a sized sequence, not text or bytes, of
     ``length`` items if given; ``what`` says what was expected, ``per`` why
     that length."""
-    if isinstance(values, str | bytes | bytearray | memoryview) or not hasattr(
-        values, "__len__"
-    ):
+    if isinstance(values, _TEXT) or not hasattr(values, "__len__"):
         raise _fail(name, values, what, TypeError)
     if length is not None and len(values) != length:
         raise ValueError(f"{name} has length {len(values)}, must be {length}{per}.")
@@ -236,19 +236,16 @@ def check_sequence(values, name, *, what="a sequence", length=None, per=""):
 
 def _integers(values, name, one, high, expected):
     """``values`` as a 1-D int64 array of integers in ``[0, high]``, or an error
-    naming the first bad item; ``expected(item)`` says what it must be instead.
-
-    ``one`` describes one item. Text and bytes are refused (numpy reads
-    ``b"ab"`` as the numbers 97 and 98), and so is a bool in a list (numpy reads
-    ``[True, 2]`` as ``[1, 2]``).
-    """
+    naming the first bad item (``one`` describes an item, ``expected`` what one
+    below 0 and one above ``high`` must be). Text and bytes are refused (numpy
+    reads ``b"ab"`` as 97 and 98), and so is a bool in a list."""
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
     check_sequence(values, name, what=many)
     if isinstance(values, range) and values:  # its ends bound it: check them first
         last = (values[-1] - values[0]) // values.step
         for index, item in ((0, values[0]), (last, values[-1])):
             if not 0 <= item <= high:
-                raise _fail(f"{name}[{index}]", item, expected(item))
+                raise _fail(f"{name}[{index}]", item, expected[item > 0])
         check_array_size((last + 1,), name, what="an int64 array")
         return np.arange(values.start, values.stop, values.step, dtype=np.int64)
     try:
@@ -260,17 +257,17 @@ def _integers(values, name, one, high, expected):
         raise ValueError(f"{name} has shape {array.shape}, must be {many}.")
     if array.size == 0:
         raise ValueError(f"{name} is empty, must be {many} of length >= 1.")
-    items = array.tolist() if isinstance(values, np.ndarray) else values
-    if array.dtype.kind not in "iu" or not {bool, np.bool_}.isdisjoint(
-        map(type, items)
-    ):
-        for index, item in enumerate(items):  # one at a time, as Python sees them
+    if array.dtype.kind not in "iu" or not (
+        isinstance(values, np.ndarray) or _BOOLS.isdisjoint(map(type, values))
+    ):  # one item at a time, as Python sees them
+        for index, item in enumerate(array.tolist() if array is values else values):
             if not _is_int(item):
                 raise _fail(f"{name}[{index}]", item, one, TypeError)
-        array = np.array(items, dtype=object)  # Python ints, of any size
+        array = np.array(list(values), dtype=object)  # Python ints of any size
     bad = np.flatnonzero((array < 0) | (array > high))
     if bad.size:
-        raise _fail(f"{name}[{bad[0]}]", array[bad[0]], expected(array[bad[0]]))
+        item = array[bad[0]]
+        raise _fail(f"{name}[{bad[0]}]", item, expected[bool(item > 0)])
     return array.astype(np.int64)
 
 
@@ -285,29 +282,20 @@ def check_positions(positions, name="positions"):
     Traceback (most recent call last):
     ...
     TypeError: positions == b'ab', must be a 1-D sequence of non-negative integers.
-    """  # noqa: E501
+    """
     one = "a non-negative integer"
-    return _integers(
-        positions,
-        name,
-        one,
-        MAX_POSITION,
-        lambda p: one if p < 0 else f"{one} {_TOO_FAR}",
-    )
+    return _integers(positions, name, one, MAX_POSITION, (one, f"{one} {_TOO_FAR}"))
 
 
 def check_token_ids(token_ids, vocab_size, name="token_ids"):
     """Return ``token_ids`` as an int, or a 1-D int64 array, in ``[0, vocab_size)``."""
     if isinstance(token_ids, np.ndarray) and token_ids.ndim == 0:
         token_ids = token_ids.item()  # a 0-d array is one id
+    each = {"what": "vocab_size", "each": "token_id"}
     if not hasattr(token_ids, "__len__"):
-        return check_index(
-            token_ids, name, vocab_size, what="vocab_size", each="token_id"
-        )
-    expected = f"in [0, {vocab_size}), i.e. 0 <= token_id < vocab_size"
-    return _integers(
-        token_ids, name, "an integer token id", vocab_size - 1, lambda _: expected
-    )
+        return check_index(token_ids, name, vocab_size, **each)
+    expected = (f"in [0, {vocab_size}), i.e. 0 <= token_id < vocab_size",) * 2
+    return _integers(token_ids, name, "an integer token id", vocab_size - 1, expected)
 
 
 def check_index(value, name, size, *, what, each=None):
@@ -334,9 +322,9 @@ def check_array(
     values, name, *, ndim=None, what="", shape=None, positive=False, inf=False
 ):
     """Return ``values`` as a numpy array of real numbers (no copy if it is one):
-    ``ndim`` dimensions, ``shape`` if given (None for any length), at least one
-    entry, each finite (> 0 if ``positive``; ``inf`` allows infinities, not nan).
-    ``what`` says which shape is expected, for the message.
+    ``ndim`` dimensions, ``shape`` if given (None for any length; ``what`` says
+    which, for the message), at least one entry, each finite (> 0 if
+    ``positive``; ``inf`` allows infinities, never nan).
 
     Examples
     --------
@@ -344,25 +332,22 @@ def check_array(
     Traceback (most recent call last):
     ...
     ValueError: table[0, 1] == inf, must be a finite number.
-    >>> check_array([1j], "x")
-    Traceback (most recent call last):
-    ...
-    TypeError: x has dtype complex128, must hold real numbers (integers or floats).
     """
+    ndim = len(shape) if shape and ndim is None else ndim
     try:
         array = np.asarray(values)
     except ValueError:
-        why = f"{ndim}-D: {what}; its rows have different lengths"
-        raise _fail(name, values, why) from None
+        why = f"{ndim}-D: {what}" if ndim else "an array"
+        raise _fail(name, values, f"{why}; its rows have different lengths") from None
     if array.dtype.kind not in "iuf":
         real = "real numbers (integers or floats)"
         raise TypeError(f"{name} has dtype {array.dtype}, must hold {real}.")
-    if array.ndim != (ndim or array.ndim) or (
-        shape
-        and any(n not in (None, m) for n, m in zip(shape, array.shape, strict=True))
+    if ndim is not None and array.ndim != ndim:
+        raise ValueError(f"{name} has shape {array.shape}, must be {ndim}-D: {what}.")
+    if shape and any(
+        n not in (None, m) for n, m in zip(shape, array.shape, strict=True)
     ):
-        ndim = f"{ndim}-D: " if ndim and array.ndim != ndim else ""
-        raise ValueError(f"{name} has shape {array.shape}, must be {ndim}{what}.")
+        raise ValueError(f"{name} has shape {array.shape}, must be {what}.")
     if array.size == 0:
         raise ValueError(
             f"{name} has shape {array.shape}, must hold at least one number."

@@ -19,12 +19,8 @@ from posenc_lib import (
     identify_encoding,
     sinusoidal_positions,
 )
-from posenc_lib.conventions import (
-    CONVENTIONS,
-    Identification,
-    permutation,
-    tensor2tensor_base,
-)
+from posenc_lib.conventions import CONVENTIONS, permutation, tensor2tensor_base
+from posenc_lib.identify import Identification
 from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 # --- the peers' recipes ------------------------------------------------------------
