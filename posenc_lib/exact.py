@@ -51,7 +51,7 @@ import math
 
 import numpy as np
 
-__all__ = ["sin_cos", "sinusoidal_table", "takes_over"]
+__all__ = ["row_blocks", "sin_cos", "sinusoidal_table", "takes_over"]
 
 PLAIN_BELOW = 2**12  # below: the rounded quotient is off by at most 2.3e-13
 FAST_MIN_ROWS = 64  # from here on, rotating rows is faster than the formula
