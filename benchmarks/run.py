@@ -148,11 +148,9 @@ def machine_info():
     """Lines describing the machine, for the report."""
     from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
 
-    cpu = next(
-        (line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-         if line.startswith("model name")),
-        platform.processor() or "unknown",
-    )  # fmt: skip
+    with open("/proc/cpuinfo") as info:
+        names = [line.split(":", 1)[1].strip() for line in info if "model name" in line]
+    cpu = names[0] if names else platform.processor() or "unknown"
     simd = [feature for feature in __cpu_dispatch__ if __cpu_features__.get(feature)]
     blas = {key: os.environ.get(key, "unset") for key in ("OPENBLAS_CORETYPE",)}
     return [

@@ -6,27 +6,19 @@ Import what you need from here:
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-The package has three rooms:
-
-- here, at the top level, the maths a learner reads: :mod:`~posenc_lib.positional`
-  (the formula), :mod:`~posenc_lib.embedding` (the table lookup),
-  :mod:`~posenc_lib.properties` (why sines), :mod:`~posenc_lib.mistakes` (the
-  lesson's mistakes, chapter 04), :mod:`~posenc_lib.attention` and
-  :mod:`~posenc_lib.word_vectors` (chapters 06 and 01), :mod:`~posenc_lib.lookback`
-  (an attention layer trained to look 3 tokens back, chapter 04's payoff),
-  :mod:`~posenc_lib.conventions` (the layouts other libraries use, chapter 07),
-  and what every room shares: :mod:`~posenc_lib.validation` (the argument
-  checks) and :mod:`~posenc_lib.formatting` (how numbers are printed);
-- :mod:`posenc_lib.exercise`: the learner's exercise (chapter 05): the command
-  language, the checkers, ``posenc run``;
-- :mod:`posenc_lib.figures`: the chapters' figures and sliders.
-
-Grading a class (``posenc grade``) is one of the course's tools, outside this
-package (``tools/posenc_tools`` in the course's folder).
-
-This room imports no other: ``import posenc_lib`` loads numpy and the maths
-modules only. ``posenc_lib.figures`` imports matplotlib (and ipywidgets for its
-sliders) when you import it; the checkers are in :mod:`posenc_lib.exercise`.
+The package has three rooms. Here, the maths a learner reads:
+:mod:`~posenc_lib.positional` (the formula; :mod:`~posenc_lib.exact` makes it
+exact and fast), :mod:`~posenc_lib.embedding`, :mod:`~posenc_lib.properties`
+(why sines, chapter 04), :mod:`~posenc_lib.lookback` (an attention layer trained
+to look 3 tokens back, chapter 04), :mod:`~posenc_lib.mistakes` (chapter 05),
+:mod:`~posenc_lib.attention` and :mod:`~posenc_lib.word_vectors` (chapters 06
+and 01), :mod:`~posenc_lib.conventions` and :mod:`~posenc_lib.identify` (the
+layouts other libraries use, chapter 07), :mod:`~posenc_lib.validation` and
+:mod:`~posenc_lib.formatting`; ``import posenc_lib`` loads numpy and these only.
+:mod:`posenc_lib.exercise` is the learner's exercise (chapter 03) and
+:mod:`posenc_lib.figures` the chapters' figures and sliders (matplotlib and
+ipywidgets, when imported). Grading a class is one of the course's tools, in
+``tools/posenc_tools``, outside this package.
 """
 
 import os as _os
@@ -38,8 +30,9 @@ import sys as _sys
 if _sys.argv[:1] == ["-m"] and _sys.path[:1] == [_os.getcwd()]:
     del _sys.path[0]
 
-from .conventions import Identification, encoding_table, identify_encoding
+from .conventions import encoding_table
 from .embedding import encode, lookup, one_hot
+from .identify import Identification, identify_encoding
 from .positional import (
     frequencies,
     pos_encoding,

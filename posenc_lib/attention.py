@@ -8,21 +8,16 @@ Single-head self-attention on a sequence ``x`` of shape ``(n, d_model)``:
     \mathrm{out} = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_{head}}}\Big) V.
 
 Nothing in it depends on where a row sits, so shuffling the rows of ``x``
-shuffles the rows of ``out`` the same way (*permutation equivariance*). Adding
-``PE`` to ``x`` breaks that symmetry.
-
-Two other ways to give the layer positions:
-
-* a *learned* table with one trainable row per position ``0 .. max_len - 1``;
-  it has no row for position ``max_len`` (:class:`LearnedPositions`);
-* *RoPE*: turn each pair of the queries and keys counter-clockwise by
-  ``pos * frequency``, as RoFormer [2]_ and every library after it do: pairs
-  ``(x_{2i}, x_{2i+1})`` (GPT-J, torchtune) or ``(x_i, x_{i+d/2})`` (Llama's
-  ``rotate_half``). Writing ``Q(p)`` for that block rotation,
-  ``Q(m)^T Q(n) == Q(n - m)``, so the score ``rope(q, m) . rope(k, n)`` depends
-  on the offset ``n - m`` only (:func:`rope`, :func:`rope_score`). ``Q(p)`` is
-  the transpose of :func:`~posenc_lib.positional.rotation_matrix`: the
-  encoding's pairs are ``(sin, cos)``, not ``(x, y)``.
+shuffles the rows of ``out`` the same way (*permutation equivariance*); adding
+``PE`` to ``x`` breaks that symmetry. Two other ways to give it positions: a
+*learned* table, one trainable row per position below ``max_len`` and none for
+``max_len`` (:class:`LearnedPositions`); and *RoPE*, which turns each pair of
+the queries and keys counter-clockwise by ``pos * frequency`` (RoFormer [2]_):
+pairs ``(x_{2i}, x_{2i+1})`` (GPT-J, torchtune) or ``(x_i, x_{i+d/2})``
+(Llama's ``rotate_half``). With ``Q(p)`` that rotation, ``Q(m)^T Q(n) ==
+Q(n - m)``: the score ``rope(q, m) . rope(k, n)`` depends on ``n - m`` only.
+``Q(p)`` is the transpose of :func:`~posenc_lib.positional.rotation_matrix`,
+whose pairs are ``(sin, cos)``, not ``(x, y)``.
 
 References
 ----------
@@ -35,19 +30,22 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .embedding import init_embedding
 from .positional import exact_sin_cos, sinusoidal_positions
 from .validation import (
+    check_array,
     check_array_size,
     check_callable,
     check_choice,
     check_d_model,
     check_index,
+    check_instance,
     check_integer,
     check_permutation,
     check_position,
     check_positions,
     check_sequence,
-    describe,
+    check_table,
 )
 
 __all__ = [
@@ -63,6 +61,8 @@ __all__ = [
     "softmax",
 ]
 
+ROPE_LAYOUTS = ("interleaved", "half")  # pairs (2i, 2i + 1), or (i, i + d / 2)
+
 
 class AttentionHead(NamedTuple):
     """The three projection matrices of one head, each ``(d_model, d_head)``."""
@@ -72,47 +72,15 @@ class AttentionHead(NamedTuple):
     w_v: np.ndarray
 
 
-def _as_numbers(x, name, *, finite=False):
-    """``x`` as a float64 array; TypeError naming ``name`` if it is not real
-    numbers (complex ones included), ValueError for nan (and inf if ``finite``)."""
-    try:
-        array = np.asarray(x)
-        if array.dtype.kind != "c":
-            array = array.astype(np.float64, copy=False)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"{name} == {describe(x)}, must be an array of numbers."
-        ) from None
-    if array.dtype.kind == "c":  # float64 would drop the imaginary parts
-        raise TypeError(
-            f"{name} == {describe(x)}, must be an array of real numbers, not complex."
-        )
-    if np.isnan(array).any():
-        raise ValueError(f"{name} holds nan, must be numbers.")
-    if finite and np.isinf(array).any():
-        raise ValueError(
-            f"{name} holds inf, must be finite numbers (a rotated inf is nan)."
-        )
-    return array
-
-
 def _check_head(head):
-    """``head`` if it is an :class:`AttentionHead` of three 2-D float matrices of
-    one shape ``(d_model, d_head)``; TypeError or ValueError naming it otherwise."""
-    expected = "must be an AttentionHead(w_q, w_k, w_v), e.g. from init_head"
-    if not isinstance(head, AttentionHead):
-        raise TypeError(f"head == {describe(head)}, {expected}.")
-    w = [
-        _as_numbers(m, f"head.{name}", finite=True)
-        for name, m in head._asdict().items()
-    ]
-    if w[0].ndim != 2 or w[0].size == 0 or any(m.shape != w[0].shape for m in w):
-        shapes = ", ".join(str(m.shape) for m in w)
-        raise ValueError(
-            f"head has matrices of shapes {shapes}, {expected}: three non-empty "
-            "(d_model, d_head) matrices."
-        )
-    return AttentionHead(*w)
+    """``head``, an :class:`AttentionHead` of three finite matrices of one shape
+    ``(d_model, d_head)``; TypeError or ValueError naming the part otherwise."""
+    what = "an AttentionHead(w_q, w_k, w_v), e.g. from init_head"
+    check_instance(head, "head", AttentionHead, what=what)
+    w_q = check_table(head.w_q, "head.w_q", what="(d_model, d_head)")
+    same = {"shape": w_q.shape, "what": f"{w_q.shape}, the shape of head.w_q"}
+    w_k = check_table(head.w_k, "head.w_k", **same)
+    return AttentionHead(w_q, w_k, check_table(head.w_v, "head.w_v", **same))
 
 
 def _check_finite_result(result, name):
@@ -126,46 +94,10 @@ def _check_finite_result(result, name):
     return result
 
 
-def _check_rows(x, d_model=None, name="x", *, finite=False):
-    """``x`` as a float 2-D array ``(n, d)``, n >= 1; raise with its shape otherwise."""
-    x = _as_numbers(x, name, finite=finite)
-    width = "d_model" if d_model is None else str(d_model)
-    if x.ndim != 2 or (d_model is not None and x.shape[1] != d_model):
-        raise ValueError(f"{name} has shape {x.shape}, must be 2-D: (n, {width}).")
-    if x.size == 0:
-        raise ValueError(
-            f"{name} has shape {x.shape}, must have at least one row and column."
-        )
-    return x
-
-
-def _check_vector(x, d_model, name):
-    """``x`` as a finite float array of shape ``(d_model,)``, or raise naming it."""
-    x = _as_numbers(x, name, finite=True)
-    if x.shape != (d_model,):
-        raise ValueError(
-            f"{name} has shape {x.shape}, must be ({d_model},): one embedding "
-            "of width d_model, the rows of head.w_q."
-        )
-    return x
-
-
 def init_head(d_model, d_head=None, *, seed=0):
-    """Random projections for one head, scaled by ``1 / sqrt(d_model)``.
-
-    Parameters
-    ----------
-    d_model : int
-        Width of the input rows, an even integer >= 2.
-    d_head : int, optional
-        Width of queries, keys and values (even, for RoPE); default ``d_model``.
-    seed : int, default 0
-        Seed of the random generator, so results are reproducible.
-
-    Returns
-    -------
-    AttentionHead
-        ``w_q``, ``w_k``, ``w_v``, each of shape ``(d_model, d_head)``.
+    """Random projections ``w_q``, ``w_k``, ``w_v`` for one head, each of shape
+    ``(d_model, d_head)`` with entries ``N(0, 1 / d_model)``; both widths even
+    (``d_head`` for RoPE, default ``d_model``), ``seed`` for the generator.
 
     Examples
     --------
@@ -183,29 +115,10 @@ def init_head(d_model, d_head=None, *, seed=0):
 def softmax(scores, axis=-1):
     """Softmax along ``axis``, shifted by the maximum so it never overflows.
 
-    Infinite scores follow the limit: ``+inf`` entries share all the weight
-    equally, ``-inf`` entries get none. A slice whose scores are all ``-inf``
-    has no limit and raises.
+    Infinite scores follow the limit: ``+inf`` entries share all the weight,
+    ``-inf`` entries get none; a slice of only ``-inf`` has no limit and raises.
 
-    Parameters
-    ----------
-    scores : array_like, at least 1 number along ``axis``
-        Real numbers, ``+inf`` or ``-inf``; nan raises.
-    axis : int, default -1
-
-    Returns
-    -------
-    numpy.ndarray of the shape of ``scores``
-        Non-negative weights summing to 1 along ``axis``.
-
-    Raises
-    ------
-    TypeError
-        If ``scores`` are not real numbers (complex ones are refused), or
-        ``axis`` is not an integer.
-    ValueError
-        If ``scores`` is empty, holds nan, a slice is all ``-inf``, or ``axis``
-        is not an axis of ``scores``.
+    Returns weights of the shape of ``scores``, summing to 1 along ``axis``.
 
     Examples
     --------
@@ -214,13 +127,7 @@ def softmax(scores, axis=-1):
     >>> softmax([np.inf, 1.0, np.inf])
     array([0.5, 0. , 0.5])
     """
-    scores = _as_numbers(scores, "scores")
-    top_axis = max(scores.ndim - 1, 0)
-    axis = check_integer(axis, "axis", min_value=-top_axis - 1, max_value=top_axis)
-    if scores.size == 0:
-        raise ValueError(
-            f"scores has shape {scores.shape}, must hold at least one number."
-        )
+    scores = check_array(scores, "scores", inf=True).astype(np.float64)
     ndim = max(scores.ndim, 1)
     axis = check_integer(axis, "axis", min_value=-ndim, max_value=ndim - 1)
     top = scores.max(axis=axis, keepdims=True)
@@ -239,18 +146,9 @@ def softmax(scores, axis=-1):
 def self_attention(x, head, *, positions=None):
     """One head of self-attention over the rows of ``x``; no mask.
 
-    Parameters
-    ----------
-    x : array_like of shape (n, d_model)
-        One row per token.
-    head : AttentionHead
-        Projections from :func:`init_head`.
-    positions : sequence of int, shape (n,), optional
-        If given, queries and keys are rotated by RoPE at these positions.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, d_head)
+    ``x`` has one row per token, ``(n, d_model)``; ``head`` comes from
+    :func:`init_head`; with ``positions`` (one per row), queries and keys are
+    rotated by RoPE. Shape ``(n, d_head)``.
 
     Examples
     --------
@@ -259,7 +157,8 @@ def self_attention(x, head, *, positions=None):
     (3, 4)
     """
     head = _check_head(head)
-    x = _check_rows(x, head.w_q.shape[0], finite=True)  # (n, d_model)
+    d_model = head.w_q.shape[0]
+    x = check_table(x, "x", what=f"(n, {d_model})", shape=(None, d_model))  # (n, d)
     check_array_size((len(x), len(x)), "x", what="the scores")
     with np.errstate(all="ignore"):  # overflow is reported by name, below
         q, k, v = (_check_finite_result(x @ w, "x") for w in head)  # (n, d_head)
@@ -270,22 +169,12 @@ def self_attention(x, head, *, positions=None):
 
 
 def permutation_gap(layer, x, perm):
-    """How far ``layer`` is from permutation equivariance on ``x``.
-
-    Returns ``max |layer(x[perm]) - layer(x)[perm]|``: zero (up to rounding) when
+    """How far ``layer`` is from permutation equivariance on ``x``:
+    ``max |layer(x[perm]) - layer(x)[perm]|``, zero (up to rounding) when
     shuffling the input rows only shuffles the output rows.
 
-    Parameters
-    ----------
-    layer : callable
-        Maps an array of shape ``(n, d)`` to one with ``n`` rows.
-    x : array_like of shape (n, d)
-    perm : sequence of int, shape (n,)
-        A permutation of ``range(n)``.
-
-    Returns
-    -------
-    float
+    ``layer`` maps an ``(n, d)`` array to one with ``n`` rows; ``perm`` is a
+    permutation of ``range(n)``.
 
     Examples
     --------
@@ -294,19 +183,16 @@ def permutation_gap(layer, x, perm):
     0.0
     """
     check_callable(layer, "layer", what="a function of an (n, d) array")
-    x = _check_rows(x)  # (n, d)
+    x = check_table(x, "x", what="(n, d), one row per token")  # (n, d)
     perm = check_permutation(perm, "perm", size=len(x))
-    shuffled, out = _as_numbers(layer(x[perm]), "layer(x[perm])"), layer(x)
-    out = _as_numbers(out, "layer(x)")
+    shuffled = check_array(layer(x[perm]), "layer(x[perm])")
+    out = check_array(layer(x), "layer(x)")
     if out.ndim < 1 or len(out) != len(x) or shuffled.shape != out.shape:
         raise ValueError(
             f"layer(x) has shape {out.shape} and layer(x[perm]) {shuffled.shape}, "
             f"must be one shape with {len(x)} rows (one per row of x)."
         )
     return float(np.max(np.abs(shuffled - out[perm])))
-
-
-ROPE_LAYOUTS = ("interleaved", "half")  # pairs (2i, 2i + 1), or (i, i + d / 2)
 
 
 def _rope_pairs(layout, d):
@@ -319,34 +205,11 @@ def _rope_pairs(layout, d):
 def rope(x, positions, *, base=10000.0, layout="interleaved"):
     """Rotate each pair of row ``r`` by the angle ``+positions[r] * w_pair``.
 
-    Pair ``i`` is the point ``(x, y) = (x[2i], x[2i + 1])`` (``layout="interleaved"``,
-    RoFormer's equation 13, GPT-J, torchtune) or ``(x[i], x[i + d // 2])``
-    (``layout="half"``, Llama's ``rotate_half``). It turns counter-clockwise by
-    ``p * w_i``, with ``w_i = base ** (-2 i / d)``:
-    ``(x cos - y sin, x sin + y cos)``.
-
-    In the interleaved layout that is the transpose of chapter 03's shift matrix,
-    ``rope(x, [p])[0] == rotation_matrix(p, d).T @ x[0]``: the encoding's pairs are
-    stored as ``(sin, cos)``, which turn clockwise in the ``(x, y)`` sense.
-
-    Parameters
-    ----------
-    x : array_like of shape (n, d)
-        Queries or keys; ``d`` even.
-    positions : sequence of int, shape (n,)
-        Position of each row.
-    base : float, default 10000.0
-    layout : {"interleaved", "half"}, default "interleaved"
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, d)
-
-    Raises
-    ------
-    ValueError
-        If ``d`` is odd, ``positions`` does not have one entry per row, or
-        ``layout`` is not one of :data:`ROPE_LAYOUTS`.
+    Pair ``i`` of ``x`` (queries or keys, ``(n, d)``, ``d`` even) is the point
+    ``(x, y) = (x[2i], x[2i + 1])`` (``layout="interleaved"``: RoFormer, GPT-J,
+    torchtune; then ``rope(x, [p])[0] == rotation_matrix(p, d).T @ x[0]``) or
+    ``(x[i], x[i + d // 2])`` (``"half"``: Llama's ``rotate_half``). It turns
+    counter-clockwise by ``p * w_i``, ``w_i = base ** (-2 i / d)``.
 
     Examples
     --------
@@ -355,7 +218,7 @@ def rope(x, positions, *, base=10000.0, layout="interleaved"):
     >>> rope([[1.0, 2.0, 0.0, 0.0]], [1], layout="half").round(4)
     array([[0.5403, 1.9999, 0.8415, 0.02  ]])
     """
-    x = _check_rows(x, finite=True)  # (n, d)
+    x = check_table(x, "x", what="(n, d), d even").astype(np.float64)  # (n, d)
     check_d_model(x.shape[1], name="x.shape[1]")
     positions = check_positions(positions)  # (n,)
     layout = check_choice(layout, "layout", ROPE_LAYOUTS)
@@ -381,11 +244,8 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
     >>> bool(np.isclose(rope_score(q, k, 2, 5), rope_score(q, k, 10, 13)))
     True
     """
-    q, k = _as_numbers(q, "q", finite=True), _as_numbers(k, "k", finite=True)
-    if q.ndim != 1 or q.shape != k.shape:
-        raise ValueError(
-            f"q has shape {q.shape} and k has shape {k.shape}, must both be (d,)."
-        )
+    q = check_array(q, "q", ndim=1, what="(d,), d even")  # (d,)
+    k = check_array(k, "k", ndim=1, what=f"{q.shape}, the shape of q", shape=q.shape)
     check_d_model(len(q), name="len(q)")
     positions = [check_position(m, "m"), check_position(n, "n")]
     rotated = rope(np.stack([q, k]), positions, base=base, layout=layout)  # (2, d)
@@ -397,21 +257,10 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
 def position_scores(x_q, x_k, head, n_positions, *, method):
     """Scores of token ``x_q`` at every query position against ``x_k`` at every key one.
 
-    Parameters
-    ----------
-    x_q, x_k : array_like of shape (d_model,)
-        Embeddings of the query token and the key token.
-    head : AttentionHead
-    n_positions : int
-        Positions ``0 .. n_positions - 1`` on both axes.
-    method : {"add", "rope"}
-        ``"add"``: add ``PE`` to the embeddings, then project.
-        ``"rope"``: project, then rotate the query and key (RoPE).
-
-    Returns
-    -------
-    numpy.ndarray of shape (n_positions, n_positions)
-        Entry ``[m, n]`` is the (unscaled) score ``q_m . k_n``.
+    ``x_q`` and ``x_k`` are the two tokens' embeddings, ``(d_model,)`` each;
+    positions ``0 .. n_positions - 1`` on both axes. With ``method="add"`` ``PE``
+    is added to the embeddings, then projected; with ``"rope"`` the projections
+    are rotated. Entry ``[m, n]`` of the result is the (unscaled) ``q_m . k_n``.
 
     Examples
     --------
@@ -424,37 +273,32 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     size = (n_positions, max(n_positions, d_model))
     check_array_size(size, "n_positions", what="scores and rows")
-    xs = [_check_vector(x_q, d_model, "x_q"), _check_vector(x_k, d_model, "x_k")]
+    what = f"({d_model},): one embedding of width d_model, the rows of head.w_q"
+    x_q = check_array(x_q, "x_q", what=what, shape=(d_model,))  # (d_model,)
+    x_k = check_array(x_k, "x_k", what=what, shape=(d_model,))  # (d_model,)
     check_choice(method, "method", ("add", "rope"))
     repeat = np.ones((n_positions, 1))  # (n_positions, 1)
-    queries, keys = repeat * xs[0], repeat * xs[1]  # (n_positions, d_model) each
+    queries, keys = repeat * x_q, repeat * x_k  # (n_positions, d_model) each
     with np.errstate(all="ignore"):  # overflow is reported by name, below
         if method == "add":
             pe = sinusoidal_positions(range(n_positions), d_model)  # (n_pos, d_model)
             scores = ((queries + pe) @ head.w_q) @ ((keys + pe) @ head.w_k).T
-        else:
-            q, k = (
-                _check_finite_result(x @ w, "x_q or x_k")
-                for x, w in ((queries, head.w_q), (keys, head.w_k))
-            )
-            positions = range(n_positions)
-            scores = rope(q, positions) @ rope(k, positions).T  # (n_pos, n_pos)
+        else:  # project, then rotate
+            rows = range(n_positions)
+            q = rope(_check_finite_result(queries @ head.w_q, "x_q"), rows)
+            k = rope(_check_finite_result(keys @ head.w_k, "x_k"), rows)
+            scores = q @ k.T  # (n_positions, n_positions)
     return _check_finite_result(scores, "x_q or x_k")
 
 
 class LearnedPositions:
     """A learned positional table: one trainable row per position below ``max_len``.
 
-    Here the rows are random (as at initialisation, scale 0.02 as in GPT-2);
+    The rows are random, as at initialisation (scale 0.02, as in GPT-2);
     training would change their values but never their number.
 
-    Parameters
-    ----------
-    max_len : int
-        Number of rows: the longest sequence seen in training.
-    d_model : int
-        Width of each row.
-    seed : int, default 0
+    ``max_len`` rows (the longest sequence seen in training) of width
+    ``d_model`` (even); ``seed`` for the generator.
 
     Examples
     --------
@@ -469,10 +313,9 @@ class LearnedPositions:
 
     def __init__(self, max_len, d_model, *, seed=0):
         self.max_len = check_integer(max_len, "max_len", min_value=1)
-        self.d_model = check_integer(d_model, "d_model", min_value=1)
+        self.d_model = check_d_model(d_model)
         check_array_size((self.max_len, self.d_model), "max_len and d_model")
-        rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
-        self.table = 0.02 * rng.normal(size=(self.max_len, self.d_model))
+        self.table = init_embedding(self.max_len, self.d_model, seed=seed, scale=0.02)
 
     def __repr__(self):
         return f"LearnedPositions(max_len={self.max_len}, d_model={self.d_model})"
@@ -480,9 +323,10 @@ class LearnedPositions:
     def __call__(self, positions):
         """Rows of the table for ``positions``, shape ``(n, d_model)``."""
         positions = check_positions(positions)  # (n,)
-        for index, pos in enumerate(positions.tolist()):
+        for index in np.flatnonzero(positions >= self.max_len)[:1]:  # no row
+            name = f"positions[{index}]"
             try:
-                check_index(pos, f"positions[{index}]", self.max_len, what="max_len")
+                check_index(positions[index], name, self.max_len, what="max_len")
             except ValueError as error:
                 raise ValueError(
                     f"{error} A learned table of max_len == {self.max_len} rows has "

@@ -1,13 +1,10 @@
 r"""Token embeddings: a table with one row per token, and looking rows up.
 
 An embedding table has shape ``(vocab_size, d)``. Looking up token ``t`` returns
-row ``t``; there is no arithmetic. It equals ``one_hot(t) @ table``, which is how
-the lookup is usually explained, but fetching the row skips a product that would
-cost ``vocab_size * d`` multiplications per token.
-
-The model's input at position ``pos`` is the token's row plus the positional
-encoding ``PE[pos]`` (:mod:`posenc_lib.positional`). The rows returned here are
-always new arrays, so adding the encoding to them can never change the table.
+row ``t``, with no arithmetic: it equals ``one_hot(t) @ table``, without the
+``vocab_size * d`` multiplications. The model's input at position ``pos`` is
+that row plus ``PE[pos]``; the rows returned are new arrays, so adding the
+encoding to them can never change the table.
 
 Adding rather than concatenating (chapter 06). A dot product of two inputs
 splits into four terms,
@@ -29,6 +26,7 @@ from .validation import (
     check_array_size,
     check_d_model,
     check_integer,
+    check_positive,
     check_table,
     check_token_ids,
 )
@@ -39,35 +37,16 @@ __all__ = ["encode", "init_embedding", "lookup", "one_hot", "row_cosines"]
 def lookup(table, token_ids):
     """Fetch the embedding rows of ``token_ids`` from ``table``.
 
-    Parameters
-    ----------
-    table : array_like of shape (vocab_size, d)
-        The embedding table, numeric.
-    token_ids : int or sequence of int, shape (n,)
-        Token ids in ``[0, vocab_size)``. Negative ids are an error; they never
-        wrap around to the last rows.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(d,)`` for a single id, ``(n, d)`` for a sequence. Always a new
-        array: writing into it leaves ``table`` unchanged.
-
-    Raises
-    ------
-    TypeError
-        If an id is not an integer (a float, bool or string), or the table is not
-        numeric.
-    ValueError
-        If an id is outside ``[0, vocab_size)`` or the table is not 2-D.
+    ``table`` is ``(vocab_size, d)``, real numbers, no nan or inf; ids are in
+    ``[0, vocab_size)``, and a negative one never wraps around to the last rows.
+    The result, ``(d,)`` for one id and ``(n, d)`` for a sequence, is always a
+    new array: writing into it leaves ``table`` unchanged.
 
     Examples
     --------
     >>> table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
     >>> lookup(table, 1)
     array([1., 2., 3., 4.])
-    >>> lookup(table, [1, 0]).shape
-    (2, 4)
     >>> lookup(table, -1)
     Traceback (most recent call last):
     ...
@@ -81,27 +60,14 @@ def lookup(table, token_ids):
 def one_hot(token_ids, vocab_size):
     """One-hot rows: row ``r`` is all zeros except a 1 in column ``token_ids[r]``.
 
-    Parameters
-    ----------
-    token_ids : int or sequence of int, shape (n,)
-        Token ids in ``[0, vocab_size)``; a single int gives one row.
-    vocab_size : int
-        Number of columns, >= 1.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, vocab_size)
-        float64, so that ``one_hot(ids, V) @ table == lookup(table, ids)``; at
-        most 256 MiB (``posenc_lib.validation.MAX_ARRAY_BYTES``), else ValueError.
+    Shape ``(n, vocab_size)`` (one row for a single id), float64, so that
+    ``one_hot(ids, V) @ table == lookup(table, ids)``.
 
     Examples
     --------
     >>> one_hot([2, 0], 4)
     array([[0., 0., 1., 0.],
            [1., 0., 0., 0.]])
-    >>> table = np.arange(8.0).reshape(4, 2)
-    >>> bool(np.array_equal(one_hot([2, 0], 4) @ table, lookup(table, [2, 0])))
-    True
     """
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
     ids = np.atleast_1d(check_token_ids(token_ids, vocab_size))  # (n,)
@@ -114,19 +80,9 @@ def one_hot(token_ids, vocab_size):
 def encode(table, token_ids):
     """The model's input: each token's row plus the encoding of its position.
 
-    Token ``token_ids[k]`` sits at position ``k``, so the result is
-    ``lookup(table, token_ids) + sinusoidal_positions(range(n), d)``.
-
-    Parameters
-    ----------
-    table : array_like of shape (vocab_size, d)
-        The embedding table; ``d`` must be even. It is not modified.
-    token_ids : sequence of int, shape (n,)
-        The token sequence.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, d)
+    Token ``token_ids[k]`` sits at position ``k``, so the result, ``(n, d)``, is
+    ``lookup(table, token_ids) + sinusoidal_positions(range(n), d)`` (``d``
+    even); ``table`` is not modified.
 
     Examples
     --------
@@ -143,100 +99,48 @@ def encode(table, token_ids):
     return rows
 
 
-def init_embedding(vocab_size, d_model, *, seed=0):
-    """A random embedding table, as a model starts it: entries ``N(0, 1/d_model)``.
+def init_embedding(vocab_size, d_model, *, seed=0, scale=None):
+    """A random embedding table, as a model starts it: entries ``N(0, scale**2)``.
 
-    With variance ``1 / d_model`` per entry, each row has squared length about 1
-    (its mean over rows is 1), whatever the width.
+    With the default ``scale = 1 / sqrt(d_model)`` each row has squared length
+    about 1 (its mean over rows is 1), whatever the width.
 
-    Parameters
-    ----------
-    vocab_size : int
-        Number of rows, >= 1.
-    d_model : int
-        Width of each row, an even integer >= 2 (so the encoding can be added).
-    seed : int, default 0
-        Seed of the random generator, so results are reproducible.
-
-    Returns
-    -------
-    numpy.ndarray of shape (vocab_size, d_model)
-
-    Raises
-    ------
-    TypeError
-        If an argument is not an integer.
-    ValueError
-        If ``vocab_size < 1``, ``d_model`` is not even and >= 2, ``seed < 0``,
-        or the table would be too large.
+    Shape ``(vocab_size, d_model)``, ``d_model`` even (so the encoding can be
+    added); ``seed`` makes it reproducible; ``scale``, the entries' standard
+    deviation, defaults to ``1 / sqrt(d_model)``.
 
     Examples
     --------
     >>> table = init_embedding(1000, 512)
-    >>> table.shape
-    (1000, 512)
-    >>> float(np.linalg.norm(table, axis=1).mean().round(2))
-    1.0
+    >>> table.shape, float(np.linalg.norm(table, axis=1).mean().round(2))
+    ((1000, 512), 1.0)
     """
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
     d_model = check_d_model(d_model)
+    scale = 1 / np.sqrt(d_model) if scale is None else check_positive(scale, "scale")
     check_array_size((vocab_size, d_model), "vocab_size and d_model")
     rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
-    return rng.normal(0.0, 1.0 / np.sqrt(d_model), size=(vocab_size, d_model))
-
-
-def _check_rows(rows, name, shape=None):
-    """``rows`` as a finite float 2-D array (of ``shape``, if given), no zero row;
-    TypeError or ValueError naming ``name`` otherwise."""
-    what = "(n, d), one vector per row"
-    array = check_table(rows, name, what=what, finite=True).astype(np.float64)
-    if shape is not None and array.shape != shape:
-        raise ValueError(
-            f"{name} has shape {array.shape}, must be {shape}, the shape of a."
-        )
-    if not np.any(array, axis=1).all():
-        row = int(np.flatnonzero(~np.any(array, axis=1))[0])
-        raise ValueError(
-            f"{name}[{row}] is all zeros, must not be: a zero row has no direction."
-        )
-    return array
+    return rng.normal(0.0, scale, size=(vocab_size, d_model))
 
 
 def row_cosines(a, b):
     """The cosine of the angle between row ``r`` of ``a`` and row ``r`` of ``b``.
 
-    ``cos = a[r] . b[r] / (|a[r]| |b[r]|)``: 1 for the same direction, 0 for
-    perpendicular rows. It does not change when a row is scaled.
-
-    Parameters
-    ----------
-    a : array_like of shape (n, d)
-        Finite numbers, no row all zeros.
-    b : array_like of shape (n, d)
-        The same shape as ``a``; finite, no row all zeros.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n,)
-        Numbers in ``[-1, 1]``.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` or ``b`` is not numeric.
-    ValueError
-        If either is not 2-D, their shapes differ, or a row is all zeros or holds
-        inf or nan.
+    ``cos = a[r] . b[r] / (|a[r]| |b[r]|)``, in ``[-1, 1]``: 1 for the same
+    direction, 0 for perpendicular rows; ``a`` and ``b`` of one shape ``(n, d)``,
+    finite, no row all zeros. Shape ``(n,)``.
 
     Examples
     --------
     >>> row_cosines([[1.0, 0.0], [1.0, 1.0]], [[0.0, 3.0], [2.0, 2.0]])
     array([0., 1.])
     """
-    a = _check_rows(a, "a")  # (n, d)
-    b = _check_rows(b, "b", a.shape)  # (n, d)
-    a = a / np.abs(a).max(axis=1, keepdims=True)  # no overflow in the lengths
-    b = b / np.abs(b).max(axis=1, keepdims=True)
+    a = check_table(a, "a", what="(n, d), one vector per row", nonzero=True)
+    b = check_table(
+        b, "b", what=f"{a.shape}, the shape of a", shape=a.shape, nonzero=True
+    )
+    a = a / np.abs(a).max(axis=1, keepdims=True)  # (n, d): no overflow in the lengths
+    b = b / np.abs(b).max(axis=1, keepdims=True)  # (n, d)
     dots = np.einsum("rd,rd->r", a, b)  # (n,)
     cos = dots / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))  # (n,)
     return np.clip(cos, -1.0, 1.0)

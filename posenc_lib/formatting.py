@@ -1,9 +1,7 @@
 """How the course prints a number: exactly 4 decimals, and never ``-0.0000``.
 
-The command interpreter, the checkers' messages and the sliders' text all print
-numbers through these two functions, so the same value reads the same everywhere;
-the interpreter and :func:`posenc_lib.exercise.compare_outputs` read a word as a
-number with :func:`is_number`.
+The command interpreter, the checkers' messages and the sliders' text print
+numbers through these, so a value reads the same everywhere.
 """
 
 import numpy as np

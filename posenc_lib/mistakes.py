@@ -1,8 +1,7 @@
 """The lesson's common mistakes, written out as code that makes them.
 
-Each mistake is a function with the signature of the function it gets wrong, so
-that a notebook (chapter 04) can put its output beside the right answer, and the
-exercise's checkers (:mod:`posenc_lib.exercise.checkers`) and
+Each mistake has the signature of the function it gets wrong, so chapter 04 can
+put it beside the right answer, and the exercise's checkers and
 :func:`posenc_lib.identify_encoding` can recognise it. The right formula, for
 position ``pos``, column ``k`` and width ``d``, with ``pair = k // 2``::
 
@@ -21,19 +20,12 @@ id                        what the code does
                           writes into the table
 ========================= ================================================
 
-API
----
-``MISTAKES``
-    ``{id: function}`` in the order above; the first five take ``(pos, d)``
-    like ``pos_encoding``, ``added-to-table`` takes ``(table, token_id)``.
-``POS_ENCODING_MISTAKES``
-    The ids of the five ``pos_encoding`` mistakes, a tuple.
-``WRONG_LINE``, ``RIGHT_LINE``, ``DESCRIPTION``
-    ``{id: str}``: the wrong line of code, the right one, and one sentence on
-    what goes wrong, for the notebooks to print.
-
-These functions check their arguments like the library does, then make the
-mistake; they are teaching material, not tools.
+``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE``,
+``RIGHT_LINE`` and ``DESCRIPTION`` map it to the wrong line, the right one and a
+sentence on what goes wrong. The five ``POS_ENCODING_MISTAKES`` take ``pos``
+(an integer >= 0) and ``d`` (even, >= 2), like ``pos_encoding``, and return
+shape ``(d,)``; they check their arguments like the library does, then make the
+mistake: teaching material, not tools.
 """
 
 import numpy as np
@@ -69,17 +61,6 @@ def k_instead_of_pair(pos, d):
     Neighbouring columns get different frequencies, so a (sin, cos) pair no
     longer turns as one point on a circle, and frequencies fall twice as fast.
 
-    Parameters
-    ----------
-    pos : int
-        A non-negative position.
-    d : int
-        Width, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d,)
-
     Examples
     --------
     Column 1 should be ``cos(3)``; here it is ``cos(3 / 100)``:
@@ -104,17 +85,6 @@ def swapped_sin_cos(pos, d):
 
     Position 0 comes out as ``[1, 0, 1, 0, ...]`` instead of ``[0, 1, 0, 1, ...]``.
 
-    Parameters
-    ----------
-    pos : int
-        A non-negative position.
-    d : int
-        Width, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d,)
-
     Examples
     --------
     >>> swapped_sin_cos(0, 4)
@@ -137,17 +107,6 @@ def sine_only(pos, d):
 
     Both columns of a pair hold the same number, so the vector carries half the
     information, and ``PE[pos] . PE[pos]`` is no longer ``d / 2``.
-
-    Parameters
-    ----------
-    pos : int
-        A non-negative position.
-    d : int
-        Width, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d,)
 
     Examples
     --------
@@ -172,17 +131,6 @@ def integer_division(pos, d):
     ``2 * pair < d`` for every pair, so the exponent truncates to 0, every
     divisor is 1 and every pair repeats ``sin(pos), cos(pos)``.
 
-    Parameters
-    ----------
-    pos : int
-        A non-negative position.
-    d : int
-        Width, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d,)
-
     Examples
     --------
     >>> integer_division(3, 4).round(4)
@@ -204,27 +152,14 @@ def integer_power(pos, d):
 
         angle = pos / int(10000 ** (2 * pair / d))    # right: no int(...)
 
-    The power is computed in floating point and its *result* truncated. Where
-    the divisor is a whole number (every pair when ``d`` is 4 or 8) nothing
-    changes; elsewhere the frequencies are slightly off, e.g. ``d == 6`` divides
-    by 21 instead of 21.5443, and the error grows with the position. (An
-    integer power function that takes an integer *exponent* truncates
-    ``2 * pair / d`` to 0 instead: that is :func:`integer_division`.)
-
-    Parameters
-    ----------
-    pos : int
-        A non-negative position.
-    d : int
-        Width, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d,)
+    Where the divisor is a whole number (every pair when ``d`` is 4 or 8)
+    nothing changes; elsewhere the frequencies are slightly off, and the error
+    grows with the position. (Truncating the *exponent* instead is
+    :func:`integer_division`.)
 
     Examples
     --------
-    Pair 1 divides by 21 instead of 21.5443:
+    At ``d == 6``, pair 1 divides by 21 instead of 21.5443:
 
     >>> from posenc_lib import pos_encoding
     >>> integer_power(10, 6).round(4)
@@ -248,21 +183,9 @@ def added_to_table(table, token_id):
 
         return table[token_id]    # right: table[token_id].copy()
 
-    The row itself is right. The harm comes next: ``row += pos_encoding(pos, d)``
-    writes the encoding into the table, and every later lookup of that token
-    (and training) sees the changed row.
-
-    Parameters
-    ----------
-    table : numpy.ndarray of shape (vocab_size, d)
-        The embedding table.
-    token_id : int
-        A token id in ``[0, vocab_size)``.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d,)
-        A view into ``table``.
+    The row, shape ``(d,)``, is right; the harm comes next: ``row +=
+    pos_encoding(pos, d)`` writes the encoding into ``table`` (``(vocab_size,
+    d)``), and every later lookup of that token (and training) sees it.
 
     Examples
     --------

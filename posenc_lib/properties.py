@@ -15,15 +15,16 @@ Distances. For the same reason
 ``Δ``, so the closest pair among the first ``N`` rows is found by scanning the
 ``N - 1`` offsets instead of all ``N^2 / 2`` pairs (:func:`min_distance`).
 
-Checks on any table (rows for positions ``0, 1, ...``, e.g. the
-:func:`table_of` a mistaken ``pos_encoding``), so chapter 04 can ask which
-property a mistaken encoding breaks: :func:`property_report` gathers them.
+The checks take any table (rows for positions ``0, 1, ...``), so chapter 04
+can ask which property a mistaken ``pos_encoding`` breaks (:func:`table_of`,
+:func:`property_report`).
 """
 
 import numpy as np
 
 from .positional import exact_sin_cos, rotation_matrix, sinusoidal_positions
 from .validation import (
+    check_array,
     check_array_size,
     check_callable,
     check_d_model,
@@ -31,6 +32,7 @@ from .validation import (
     check_position,
     check_positions,
     check_table,
+    describe,
 )
 
 __all__ = [
@@ -49,18 +51,8 @@ __all__ = [
 
 
 def similarity(p, q, d_model):
-    """The dot product ``PE[p] . PE[q]`` of two encodings.
-
-    Parameters
-    ----------
-    p, q : int
-        Positions in ``[0, 2**53)``.
-    d_model : int
-        Width of the encoding, an even integer >= 2.
-
-    Returns
-    -------
-    float
+    """The dot product ``PE[p] . PE[q]`` of the encodings of positions ``p`` and
+    ``q`` (integers in ``[0, 2**53)``) at width ``d_model``.
 
     Examples
     --------
@@ -75,19 +67,8 @@ def similarity(p, q, d_model):
 
 
 def similarity_matrix(positions, d_model):
-    """All dot products ``PE[p] . PE[q]`` for ``p, q`` in ``positions``.
-
-    Parameters
-    ----------
-    positions : sequence of int, shape (n,)
-        Non-negative positions.
-    d_model : int
-        Width of the encoding, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, n)
-        Symmetric; constant along each diagonal when ``positions`` is a range.
+    """All dot products ``PE[p] . PE[q]`` for ``p, q`` in ``positions``, shape
+    ``(n, n)``: symmetric, and constant along each diagonal for a range.
 
     Examples
     --------
@@ -103,20 +84,9 @@ def similarity_matrix(positions, d_model):
 
 
 def offset_similarity(offsets, d_model):
-    """``PE[p] . PE[p + offset]`` for each offset, from the closed form (module notes).
-
-    Parameters
-    ----------
-    offsets : sequence of int, shape (m,)
-        Offsets ``Δ`` in ``[0, 2**53)``; each cosine is computed from the exact
-        angle, as :func:`~posenc_lib.positional.sinusoidal_positions` does.
-    d_model : int
-        Width of the encoding, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (m,)
-        ``sum_i cos(Δ * w_i)``; equal to ``d_model / 2`` at ``Δ == 0``.
+    """``PE[p] . PE[p + Δ] = sum_i cos(Δ w_i)`` for each offset ``Δ`` of ``offsets``
+    (integers in ``[0, 2**53)``), shape ``(m,)``: the closed form of the module
+    notes, from the exact angles.
 
     Examples
     --------
@@ -134,21 +104,8 @@ def pair_angle_gaps(p, q, d_model):
     """How far apart positions ``p`` and ``q`` are on each pair's "clock face".
 
     Pair ``i`` turns ``w_i`` radians per position, so the hands differ by
-    ``(q - p) w_i`` wrapped into ``[0, pi]``: near 0 the pair cannot tell the
-    positions apart. The angle is wrapped from its exact sine and cosine, so it
-    is right to rounding even for offsets near ``2**53``.
-
-    Parameters
-    ----------
-    p, q : int
-        Positions in ``[0, 2**53)``.
-    d_model : int
-        Width of the encoding, an even integer >= 2.
-
-    Returns
-    -------
-    numpy.ndarray of shape (d_model // 2,)
-        Angles in radians, in ``[0, pi]``.
+    ``(q - p) w_i`` wrapped into ``[0, pi]`` (from its exact sine and cosine):
+    near 0 the pair cannot tell the positions apart. Shape ``(d_model // 2,)``.
 
     Examples
     --------
@@ -164,22 +121,9 @@ def pair_angle_gaps(p, q, d_model):
 def min_distance(n_positions, d_model):
     """Smallest distance between any two of the rows ``PE[0] .. PE[n_positions - 1]``.
 
-    Uses ``|PE[p] - PE[p + Δ]| = 2 sqrt(sum_i sin^2(Δ w_i / 2))`` (module notes),
-    which needs one offset ``Δ`` at a time instead of every pair of rows.
-
-    Parameters
-    ----------
-    n_positions : int
-        Number of rows, >= 2.
-    d_model : int
-        Width of the encoding, an even integer >= 2.
-
-    Returns
-    -------
-    distance : float
-        The smallest distance.
-    offset : int
-        The smallest offset ``Δ`` at which it occurs (every pair ``p, p + Δ``).
+    ``|PE[p] - PE[p + Δ]| = 2 sqrt(sum_i sin^2(Δ w_i / 2))`` (module notes), so
+    one offset ``Δ`` at a time instead of every pair of rows (``n_positions >=
+    2``). Returns the distance and the smallest offset ``Δ`` at which it occurs.
 
     Examples
     --------
@@ -203,13 +147,9 @@ def table_of(fn, n_positions, d_model):
     """Stack ``fn(pos, d_model)`` for ``pos = 0 .. n_positions - 1`` into a table.
 
     ``fn`` has the signature of :func:`~posenc_lib.positional.pos_encoding`, so
-    this builds the table of the library's encoding or of any mistaken version
-    (:mod:`posenc_lib.mistakes`). For the layouts other libraries use, see
-    :func:`posenc_lib.conventions.encoding_table`.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n_positions, d_model)
+    this builds the table of the library's encoding or of a mistaken version
+    (:mod:`posenc_lib.mistakes`); every call must return ``d_model`` finite
+    real numbers, else the error names that call.
 
     Examples
     --------
@@ -217,20 +157,39 @@ def table_of(fn, n_positions, d_model):
     >>> table_of(pos_encoding, 2, 4)
     array([[0.        , 1.        , 0.        , 1.        ],
            [0.84147098, 0.54030231, 0.00999983, 0.99995   ]])
+    >>> table_of(lambda pos, d: None, 2, 4)
+    Traceback (most recent call last):
+    ...
+    TypeError: fn(0, 4) returned None, must return d_model == 4 real numbers.
     """
     check_callable(fn, "fn", what="a function like pos_encoding(pos, d_model)")
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     d_model = check_d_model(d_model)
     check_array_size((n_positions, d_model), "n_positions and d_model")
-    rows = [
-        np.asarray(fn(pos, d_model), dtype=np.float64) for pos in range(n_positions)
-    ]
-    return check_table(np.stack(rows))  # (n_positions, d_model)
+    rows = [_row(fn, pos, d_model) for pos in range(n_positions)]
+    return np.stack(rows).astype(np.float64)  # (n_positions, d_model)
+
+
+def _row(fn, pos, d_model):
+    """``fn(pos, d_model)`` as ``d_model`` finite real numbers, or an error
+    naming the call: ``fn(0, 4) returned None, must return ...``."""
+    call, value = f"fn({pos}, {d_model})", fn(pos, d_model)
+    must = f"must return d_model == {d_model} real numbers"
+    try:
+        row = np.asarray(value)
+    except ValueError:  # rows of different lengths
+        row = np.asarray(None)
+    if row.dtype.kind not in "iuf":  # None, text, bool, complex
+        raise TypeError(f"{call} returned {describe(value, kind=False)}, {must}.")
+    if row.shape != (d_model,):
+        shown = f"shape {row.shape}" if row.ndim else describe(value, kind=False)
+        raise ValueError(f"{call} returned {shown}, {must}.")
+    return check_array(row, call)  # (d_model,), no nan or inf
 
 
 def _shifted(table, offset):
     """Rows ``p`` and rows ``p + offset`` of ``table``, as two float arrays."""
-    table = check_table(table).astype(np.float64)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE).astype(np.float64)  # (n_positions, d)
     offset = check_integer(offset, "offset", min_value=1)
     if offset >= len(table):
         raise ValueError(
@@ -239,23 +198,16 @@ def _shifted(table, offset):
     return table[:-offset], table[offset:]  # (n_positions - offset, d_model) each
 
 
+_TABLE = "(n_positions, d_model), one row per position"
+
+
 def rotation_error(table, offset):
     """``max |PE[p + offset] - R(offset) @ PE[p]|`` over the rows of ``table``.
 
-    ``R`` is the library's :func:`~posenc_lib.positional.rotation_matrix`; the
-    error is rounding-sized for the true encoding and large for an encoding
-    whose pairs do not rotate that way.
-
-    Parameters
-    ----------
-    table : array_like of shape (n_positions, d_model)
-        Rows for positions ``0, 1, 2, ...``.
-    offset : int
-        Shift in positions, ``1 <= offset < n_positions``.
-
-    Returns
-    -------
-    float
+    ``table`` has rows for positions ``0, 1, 2, ...``, ``(n_positions,
+    d_model)``, and ``1 <= offset < n_positions``. Rounding-sized for the true
+    encoding, large for one whose pairs do not rotate like it (``R``:
+    :func:`~posenc_lib.positional.rotation_matrix`).
 
     Examples
     --------
@@ -299,29 +251,22 @@ def diagonal_spread(matrix):
     >>> diagonal_spread([[1.0, 2.0], [3.0, 5.0]])
     4.0
     """
-    matrix = check_table(matrix, name="matrix")  # (n, m)
+    matrix = check_table(matrix, "matrix", what="(n, m)")  # (n, m), finite
     rows, cols = matrix.shape
     spreads = [np.ptp(np.diagonal(matrix, k)) for k in range(1 - rows, cols)]
     return float(max(spreads))
 
 
 def min_row_distance(table):
-    """The closest two rows of ``table`` (shape ``(n, d)``, n >= 2), trying every pair.
-
-    Time grows as ``n^2``: a few thousand rows at most.
-
-    Returns
-    -------
-    distance : float
-    i, j : int
-        The first such pair of rows, ``i < j``.
+    """The closest two rows of ``table`` (shape ``(n, d)``, n >= 2), trying every
+    pair (time grows as ``n^2``): their distance, and the first such ``i < j``.
 
     Examples
     --------
     >>> min_row_distance([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])
     (1.0, 0, 2)
     """
-    table = check_table(table).astype(np.float64)  # (n, d)
+    table = check_table(table, what="(n, d)").astype(np.float64)  # (n, d), finite
     if len(table) < 2:
         raise ValueError(f"table has shape {table.shape}, must have at least 2 rows.")
     best = (np.inf, 0, 0)
@@ -336,21 +281,12 @@ def min_row_distance(table):
 def property_report(table, *, offset=3):
     """Chapter 03's properties measured on ``table`` (rows for positions 0, 1, ...).
 
-    Parameters
-    ----------
-    table : array_like of shape (n_positions, d_model)
-        ``d_model`` even, ``n_positions`` at least ``offset + d_model``.
-    offset : int, default 3
-        The shift used by the two rotation checks.
-
-    Returns
-    -------
-    dict of str to float
-        ``"differs from PE"`` (max abs difference from the true table), then
-        :func:`rotation_error`, :func:`shift_map_error`, ``"squared-length error"``
-        (``max |PE[p].PE[p] - d_model/2|``, the squared length's largest error),
-        :func:`diagonal_spread` of ``table @ table.T``
-        and :func:`min_row_distance`.
+    ``d_model`` is even and ``n_positions`` at least ``offset + d_model``
+    (``offset``: the shift of the two rotation checks). The report holds
+    ``"differs from PE"`` (max abs difference from the true table),
+    :func:`rotation_error`, :func:`shift_map_error`, ``"squared-length error"``
+    (``max |PE[p].PE[p] - d_model/2|``), :func:`diagonal_spread` of ``table @
+    table.T`` and :func:`min_row_distance`.
 
     Examples
     --------
@@ -359,7 +295,7 @@ def property_report(table, *, offset=3):
     {'differs from PE': 0.0, 'rotation error': 0.0, 'shift map error': 0.0, \
 'squared-length error': 0.0, 'diagonal spread': 0.0, 'min distance': 0.658}
     """
-    table = check_table(table).astype(np.float64)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE).astype(np.float64)  # (n_positions, d)
     n_positions, d_model = table.shape
     d_model = check_d_model(d_model, name="table.shape[1]")
     true = sinusoidal_positions(range(n_positions), d_model)  # (n_positions, d_model)

@@ -11,11 +11,9 @@ with row ``table[c]`` (shape ``(d_model,)``) and an output matrix ``W``
     p(\text{context} = o \mid c) = \mathrm{softmax}(\mathrm{table}[c]\,W)_o ,
 
 and plain gradient descent lowers the mean of ``-log p`` over every (centre,
-context) pair of the corpus. Two words that appear between the same neighbours
-must predict the same distribution, so their rows are pushed the same way and
-end up pointing the same way: a high cosine similarity.
-
-Everything is seeded and runs in well under a second on :data:`TOY_CORPUS`.
+context) pair of the corpus. Two words seen between the same neighbours must
+predict the same distribution, so their rows are pushed, and end up pointing,
+the same way: a high cosine similarity. Seeded; well under a second.
 
 References
 ----------
@@ -26,6 +24,7 @@ References
 import numpy as np
 
 from .attention import softmax
+from .embedding import init_embedding
 from .validation import (
     check_integer,
     check_positive,
@@ -47,28 +46,17 @@ __all__ = [
     "vocabulary",
 ]
 
-#: A made-up corpus: animals, fruit and places, each used between similar words.
-TOY_CORPUS = (
-    "the cat chased the dog",
-    "the dog chased the fox",
-    "the fox chased the cat",
-    "a hungry cat sleeps in the garden",
-    "a hungry dog sleeps in the park",
-    "a hungry fox sleeps in the kitchen",
-    "the cat runs to the dog",
-    "the fox runs to the cat",
-    "she eats a ripe apple",
-    "he eats a ripe pear",
-    "she eats a sweet plum",
-    "he slices a sweet apple",
-    "she slices the ripe pear",
-    "he slices the sweet plum",
-    "we walk to the park",
-    "we walk to the garden",
-    "we sit in the kitchen",
-    "we sit in the park",
-    "the garden is quiet",
-    "the kitchen is warm",
+#: A made-up corpus of 20 sentences: animals, fruit and places, each used
+#: between similar words.
+TOY_CORPUS = tuple(
+    "the cat chased the dog. the dog chased the fox. the fox chased the cat. "
+    "a hungry cat sleeps in the garden. a hungry dog sleeps in the park. "
+    "a hungry fox sleeps in the kitchen. the cat runs to the dog. "
+    "the fox runs to the cat. she eats a ripe apple. he eats a ripe pear. "
+    "she eats a sweet plum. he slices a sweet apple. she slices the ripe pear. "
+    "he slices the sweet plum. we walk to the park. we walk to the garden. "
+    "we sit in the kitchen. we sit in the park. the garden is quiet. "
+    "the kitchen is warm".split(". ")
 )
 
 
@@ -101,18 +89,8 @@ def vocabulary(sentences):
 def context_pairs(sentences, vocab, window=2):
     """Every (centre id, context id) pair within ``window`` words of each other.
 
-    Parameters
-    ----------
-    sentences : sequence of str
-    vocab : sequence of str
-        Word ``vocab[i]`` has id ``i``.
-    window : int, default 2
-        How many words on each side count as context.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n_pairs, 2)
-        Column 0 the centre word's id, column 1 a context word's id.
+    Word ``vocab[i]`` has id ``i``; ``window`` words on each side count as
+    context. Returns shape ``(n_pairs, 2)``: centre ids, then context ids.
 
     Examples
     --------
@@ -140,40 +118,28 @@ def context_pairs(sentences, vocab, window=2):
 
 
 def random_table(vocab_size, d_model, seed=0):
-    """A seeded random embedding table, entries from N(0, 0.5**2).
+    """The table this training starts from: :func:`~posenc_lib.embedding.init_embedding`
+    with entries of standard deviation 0.5 (a larger start than a model's
+    ``1 / sqrt(d_model)``, so the toy corpus trains in 300 steps).
 
     Examples
     --------
-    >>> random_table(5, 3).shape
-    (5, 3)
+    >>> random_table(5, 4).shape
+    (5, 4)
     """
-    vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
-    d_model = check_integer(d_model, "d_model", min_value=1)
-    rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
-    return rng.normal(0.0, 0.5, size=(vocab_size, d_model))
+    return init_embedding(vocab_size, d_model, seed=seed, scale=0.5)
 
 
 def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     """Train ``table``'s rows to predict context words; return a trained copy.
 
-    Parameters
-    ----------
-    table : array_like of shape (vocab_size, d_model)
-        Starting rows (left unchanged).
-    pairs : array_like of int, shape (n_pairs, 2)
-        (centre id, context id) pairs, as from :func:`context_pairs`.
-    steps : int, default 300
-        Full-batch gradient-descent steps.
-    learning_rate : float, default 1.0
-    seed : int, default 0
-        Seeds the output matrix ``W``.
+    ``table`` (``(vocab_size, d_model)``) is left unchanged; ``pairs`` are
+    (centre id, context id) pairs, ``(n_pairs, 2)``, as from
+    :func:`context_pairs`; ``steps`` full-batch gradient-descent steps of
+    ``learning_rate``; ``seed`` seeds the output matrix ``W``.
 
-    Returns
-    -------
-    table : numpy.ndarray of shape (vocab_size, d_model)
-        The trained rows.
-    losses : numpy.ndarray of shape (steps,)
-        Mean cross-entropy before each step.
+    Returns the trained rows and the mean cross-entropy before each step,
+    ``(steps,)``.
 
     Examples
     --------
@@ -184,9 +150,8 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     True
     """
     table = check_table(table).astype(np.float64)  # (V, d_model), a copy
-    pairs = check_table(pairs, name="pairs", what="(n_pairs, 2), (centre, context) ids")
-    if pairs.shape[1] != 2:
-        raise ValueError(f"pairs has shape {pairs.shape}, must be (n_pairs, 2).")
+    what = "(n_pairs, 2), (centre, context) ids"
+    pairs = check_table(pairs, "pairs", what=what, shape=(None, 2))  # (n_pairs, 2)
     pairs = check_token_ids(pairs.ravel(), len(table), name="pairs").reshape(-1, 2)
     steps = check_integer(steps, "steps", min_value=1)
     learning_rate = check_positive(learning_rate, "learning_rate")
@@ -220,7 +185,8 @@ def cosine_similarity(vectors):
            [0.707, 1.   , 0.707],
            [0.   , 0.707, 1.   ]])
     """
-    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d_model)
+    what = "(n, d_model), no row all zeros"
+    vectors = check_table(vectors, "vectors", what=what, nonzero=True)  # (n, d_model)
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (n, d_model)
     return unit @ unit.T  # (n, n)
 
@@ -228,17 +194,9 @@ def cosine_similarity(vectors):
 def group_similarity(vectors, groups):
     """Mean cosine similarity within groups and across groups.
 
-    Parameters
-    ----------
-    vectors : array_like of shape (n, d_model)
-    groups : sequence of hashable, length n
-        The group of each row, e.g. ``["animal", "animal", "fruit"]``.
-
-    Returns
-    -------
-    within, across : float
-        Mean cosine over pairs of distinct rows in the same group, and over
-        pairs in different groups.
+    ``groups`` names the group of each of the ``n`` rows of ``vectors``, e.g.
+    ``["animal", "animal", "fruit"]``. Returns the mean cosine over pairs of
+    distinct rows in one group, and over pairs in different groups.
 
     Examples
     --------
@@ -284,7 +242,7 @@ def project_2d(vectors):
     >>> project_2d([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.5, 0.0]]).shape
     (3, 2)
     """
-    vectors = check_table(vectors, name="vectors").astype(np.float64)  # (n, d_model)
+    vectors = check_table(vectors, "vectors", what="(n, d_model)")  # (n, d_model)
     centred = vectors - vectors.mean(axis=0)  # (n, d_model)
     _, _, directions = np.linalg.svd(centred, full_matrices=False)  # (d_model, d_model)
     points = centred @ directions[:2].T  # (n, 2)

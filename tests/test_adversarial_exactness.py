@@ -1,14 +1,21 @@
 """Every function that turns a position or an offset into an angle, against mpmath.
 
+``sinusoidal_positions`` promises every value within ``BOUND = 1e-12`` of ``sin``
+or ``cos`` of ``pos / divisor`` computed exactly (``divisor`` the float64 value
+the library uses), at every accepted position (``[0, 2**53)``) and base
+(``[1, 1e100]``). Two paths keep it. Below position ``2**12`` (and under 64
+rows) the formula as written: the quotient is rounded once, by at most half a
+unit in its last place, ``2**-42`` (2.3e-13) for an angle below ``2**12``, and
+sin and cos move by no more than their argument, then round by a few units of
+1e-16 (``SIN_ERROR``). Everywhere else ``posenc_lib.exact``, which recovers the
+rounding (Dekker's error-free product) and is within ``EXACT = 1e-15``.
+
 The second adversarial pass found ``rotation_matrix``, ``offset_similarity``,
 ``rope`` and ``rope_score`` computing ``offset * frequency`` in float64: 1e-2 off
-near ``2**53``. They now share ``sinusoidal_positions``' exact-angle machinery
-(``positional.exact_sin_cos``), so each is held here to mpmath at 60 digits over
-its whole accepted range (positions and offsets with ``|value| < 2**53``, bases
-in ``[1, 1e100]``), with a bound derived from ``EXACT`` (the encoding's own
-promise: within 1e-15 of ``sin`` / ``cos`` of ``pos / divisor`` computed exactly,
-``divisor`` the float64 value the library uses) and float64 rounding ``EPS`` of
-the few operations after it. Then the refusals that pass also found missing.
+near ``2**53``. They share the exact angles (``positional.exact_sin_cos``), so
+each is held here to mpmath at 60 digits over its whole accepted range, with a
+bound derived from ``EXACT`` and the float64 rounding ``EPS`` of the few
+operations after it. Then the refusals that pass also found missing.
 """
 
 import re
@@ -38,10 +45,13 @@ from posenc_lib.attention import (
     softmax,
 )
 from posenc_lib.conventions import encoding_table, tensor2tensor_base
+from posenc_lib.exact import takes_over
 from posenc_lib.positional import _divisors
 from posenc_lib.properties import min_distance, pair_angle_gaps
 
-EXACT = 1e-15  # one sine or cosine against the exact angle (test_adversarial_library)
+BOUND = 1e-12  # the promise of sinusoidal_positions, at any accepted position
+EXACT = 1e-15  # one sine or cosine of posenc_lib.exact against the exact angle
+SIN_ERROR = 1e-15  # numpy's sin or cos (SIMD or not): a few units of 1.1e-16
 EPS = 2.0**-52  # float64 rounding of one further operation on numbers up to 2
 LAST = 2**53 - 1  # the largest accepted position, and |offset|
 
@@ -73,6 +83,66 @@ def exact_sin_cos(value, d_model, base=10000.0):
         sin = [float(mpmath.sin(a)) for a in angles]
         cos = [float(mpmath.cos(a)) for a in angles]
     return np.array(sin), np.array(cos)
+
+
+def exact_rows(values, d_model, base=10000.0):
+    """The interleaved rows of ``values`` at 60 digits, shape (n, d_model)."""
+    rows = np.empty((len(values), d_model))
+    for row, value in zip(rows, values, strict=True):
+        row[0::2], row[1::2] = exact_sin_cos(value, d_model, base)
+    return rows
+
+
+# -- sinusoidal_positions: 1e-12 everywhere, by two paths ------------------------
+
+small = st.integers(0, 2**12 - 1)
+
+
+@SETTINGS
+@given(st.lists(small, min_size=1, max_size=63), widths, bases)
+def test_the_formula_as_written_is_within_its_rounding_below_2_12(values, d, base):
+    assert not takes_over(np.array(values))  # the plain formula, not exact.py
+    table = sinusoidal_positions(values, d, base=base)
+    error = np.abs(table - exact_rows(values, d, base)).max()
+    assert error <= 2.0**-42 + SIN_ERROR  # the quotient's half unit, then sin
+    assert error <= BOUND
+
+
+@SETTINGS
+@given(st.lists(st.one_of(positions, small), min_size=1, max_size=70), widths, bases)
+def test_any_positions_are_within_1e_12_over_the_whole_range(values, d, base):
+    table = sinusoidal_positions(values, d, base=base)
+    expected = exact_rows(values, d, base)
+    assert np.abs(table - expected).max() <= BOUND
+    large = [row for row, value in enumerate(values) if value >= 2**12]
+    if takes_over(np.array(values)):  # exact.py: as exact as rotation_matrix
+        assert np.abs(table[large] - expected[large]).max(initial=0) <= EXACT
+
+
+@SETTINGS
+@given(positions, st.integers(1, 3000), widths, bases)
+def test_any_run_is_within_1e_12_over_the_whole_range(start, n, d, base):
+    start = min(start, LAST + 1 - n)
+    table = sinusoidal_positions(range(start, start + n), d, base=base)  # (n, d)
+    rows = sorted({0, n // 3, n // 2, n - 2, n - 1} & set(range(n)))  # a sample
+    expected = exact_rows([start + row for row in rows], d, base)
+    assert np.abs(table[rows] - expected).max() <= (EXACT if n >= 64 else BOUND)
+
+
+@SETTINGS
+@given(positions, offsets, widths)
+def test_the_rotation_property_holds_at_any_position(p, offset, d):
+    q = p + offset
+    if not 0 <= q <= LAST:
+        q, offset = p - offset, -offset
+    if not 0 <= q <= LAST:
+        return
+    rows = sinusoidal_positions([p, q], d)  # (2, d), each entry within BOUND
+    # one pair: [[c, s], [-s, c]] @ [a, b] with c, s within EXACT and a, b within
+    # BOUND (c**2 + s**2 == 1): within 2 EXACT + sqrt(2) BOUND, two roundings
+    # more, and PE[q] itself within BOUND
+    bound = 2 * EXACT + (np.sqrt(2) + 1) * BOUND + 2 * EPS
+    assert np.abs(rotation_matrix(offset, d) @ rows[0] - rows[1]).max() <= bound
 
 
 # -- each function against mpmath, over the whole accepted range -----------------
@@ -201,18 +271,17 @@ REFUSED = {
     "rope-of-inf": (
         lambda: rope([[np.inf, 0.0]], [0]),
         ValueError,
-        "x holds inf, must be finite numbers (a rotated inf is nan).",
+        "x[0, 0] == inf, must be a finite number.",
     ),
     "rope_score-of-inf": (
         lambda: rope_score([np.inf, 0.0], [1.0, 0.0], 0, 1),
         ValueError,
-        "q holds inf, must be finite numbers (a rotated inf is nan).",
+        "q[0] == inf, must be a finite number.",
     ),
     "softmax-of-complex": (
         lambda: softmax(np.array([1 + 1j, 2.0])),
         TypeError,
-        "scores == array([1.+1.j, 2.+0.j]), must be an array of real numbers, not "
-        "complex.",
+        "scores has dtype complex128, must hold real numbers (integers or floats).",
     ),
     "softmax-axis-string": (
         lambda: softmax([1.0, 2.0], axis="a"),

@@ -265,7 +265,7 @@ def test_position_scores_rejects_an_unknown_method(tokens):
 
 
 def test_self_attention_rejects_the_wrong_width():
-    msg = "x has shape (3, 4), must be 2-D: (n, 8)."
+    msg = "x has shape (3, 4), must be (n, 8)."
     with pytest.raises(ValueError, match=re.escape(msg)):
         self_attention(np.ones((3, 4)), init_head(D_MODEL))
 

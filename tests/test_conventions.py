@@ -19,12 +19,8 @@ from posenc_lib import (
     identify_encoding,
     sinusoidal_positions,
 )
-from posenc_lib.conventions import (
-    CONVENTIONS,
-    Identification,
-    permutation,
-    tensor2tensor_base,
-)
+from posenc_lib.conventions import CONVENTIONS, permutation, tensor2tensor_base
+from posenc_lib.identify import Identification
 from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 # --- the peers' recipes ------------------------------------------------------------
@@ -424,8 +420,8 @@ def test_a_mistake_that_changes_nothing_is_not_called_one():
 )
 def test_garbage_is_not_recognised_and_the_nearest_candidate_is_named(table):
     found = identify_encoding(table)
-    assert found == Identification(None, None, None, None, None, found.distance,
-                                   found.message)  # fmt: skip
+    nothing = (None, None, None, None, None, found.distance, found.message)
+    assert found == Identification(*nothing)
     assert found.distance > 1e-3
     assert found.message.startswith(
         "Not a sinusoidal encoding I recognise. The nearest candidate is "
@@ -433,14 +429,21 @@ def test_garbage_is_not_recognised_and_the_nearest_candidate_is_named(table):
     assert f"largest difference of {found.distance:.3g}" in found.message
 
 
+ONE_ROW = "one row per position"
 BAD_TABLES = [
-    ([1.0, 2.0], ValueError, "table has shape (2,), must be 2-D: (n_positions, "
-     "d_model), one row per position."),
+    (
+        [1.0, 2.0],
+        ValueError,
+        f"table has shape (2,), must be 2-D: (n_positions, d_model), {ONE_ROW}.",
+    ),
     (np.ones((3, 5)), ValueError, "table.shape[1] == 5, must be an even integer >= 2."),
     ([[0.0, float("nan")]], ValueError, "table[0, 1] == nan, must be a finite number."),
-    ([["a", "b"]], TypeError, "table has dtype <U1, must be numeric (integers or "
-     "floats)."),
-]  # fmt: skip
+    (
+        [["a"]],
+        TypeError,
+        "table has dtype <U1, must hold real numbers (integers or floats).",
+    ),
+]
 
 
 @pytest.mark.parametrize(

@@ -135,7 +135,7 @@ IN_VOCAB = "must be in [0, 3), i.e. 0 <= token_id < vocab_size."
 INTEGER_ID = "must be an integer token id."
 ONE_D_IDS = "must be a 1-D sequence of integer token ids"
 NOT_2D = "must be 2-D: (vocab_size, d), one row per token."
-NUMERIC = "must be numeric (integers or floats)."
+NUMERIC = "must hold real numbers (integers or floats)."
 
 BAD_TOKEN_IDS = [
     (-1, ValueError, f"token_ids == -1, {IN_VOCAB}"),
@@ -192,14 +192,15 @@ BAD_TABLES = [
     (
         [[1.0, 2.0], [3.0]],
         ValueError,
-        "table must be 2-D: (vocab_size, d), one row "
-        "per token; its rows have different lengths.",
+        "table == [[1.0, 2.0], [3.0]], must be 2-D: (vocab_size, d), one row per "
+        "token; its rows have different lengths.",
     ),
     (
         np.zeros((0, 4)),
         ValueError,
-        "table has shape (0, 4), must have at least one row and column.",
+        "table has shape (0, 4), must hold at least one number.",
     ),
+    ([[0.0, np.nan]], ValueError, "table[0, 1] == nan, must be a finite number."),
 ]
 BAD_TABLES_IDS = [
     "1-D",
@@ -210,6 +211,7 @@ BAD_TABLES_IDS = [
     "complex",
     "ragged",
     "no-rows",
+    "nan",
 ]
 
 
@@ -259,18 +261,31 @@ def test_init_embedding_is_reproducible_and_seeded():
     assert not np.array_equal(init_embedding(3, 4), init_embedding(3, 4, seed=1))
 
 
+def test_init_embedding_scale_multiplies_the_same_draws():
+    # numpy draws normal(0, scale) as 0.0 + scale * standard normal: exactly
+    standard = np.random.default_rng(3).standard_normal((50, 8))  # (50, 8)
+    scaled = init_embedding(50, 8, seed=3, scale=0.5)
+    np.testing.assert_array_equal(scaled, 0.5 * standard)
+    default = init_embedding(50, 8, seed=3)  # scale 1 / sqrt(8), times each draw
+    np.testing.assert_array_equal(default, (1 / np.sqrt(8)) * standard)
+
+
 @pytest.mark.parametrize(
     ("args", "error", "message"),
     [
         ((0, 4), ValueError, "vocab_size == 0, must be an integer >= 1."),
         ((2, 3), ValueError, "d_model == 3, must be an even integer >= 2."),
         ((2, 4.0), TypeError, "d_model == 4.0 (float), must be an even integer >= 2."),
+        ((2, 4, 0, 0.0), ValueError, "scale == 0.0, must be a finite number > 0."),
+        ((2, 4, 0, "1"), TypeError, "scale == '1' (str), must be a finite number > 0."),
     ],
-    ids=["no-rows", "odd", "float"],
+    ids=["no-rows", "odd", "float", "scale-zero", "scale-text"],
 )
 def test_init_embedding_bad_arguments(args, error, message):
+    vocab_size, d_model, *rest = args
+    kwargs = dict(zip(("seed", "scale"), rest, strict=False))
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
-        init_embedding(*args)
+        init_embedding(vocab_size, d_model, **kwargs)
 
 
 def test_row_cosines_against_math_on_each_row():
@@ -306,10 +321,10 @@ def test_random_rows_are_nearly_perpendicular_to_the_encoding():
     [
         ([1.0, 0.0], [[1.0, 0.0]], ValueError, "a has shape (2,), must be 2-D: "),
         ([[1.0, 0.0]], [[1.0, 0.0, 0.0]], ValueError, "b has shape (1, 3), must be "),
-        ([["x"]], [[1.0]], TypeError, "a has dtype <U1, must be numeric"),
-        ([[0.0, 0.0]], [[1.0, 0.0]], ValueError, "a[0] is all zeros, must not be"),
+        ([["x"]], [[1.0]], TypeError, "a has dtype <U1, must hold real numbers"),
+        ([[0.0, 0.0]], [[1.0, 0.0]], ValueError, "a[0] == array([0., 0.]), must be"),
         ([[1.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]], ValueError, "b has shape (2, 2)"),
-        ([[1.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]], ValueError, "b[1] is all"),
+        ([[1.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 0.0]], ValueError, "b[1] == "),
         ([[np.inf, 0.0]], [[1.0, 0.0]], ValueError, "a[0, 0] == inf, must be a finite"),
         ([[1.0, 0.0]], [[np.nan, 0.0]], ValueError, "b[0, 0] == nan, must be a finite"),
     ],

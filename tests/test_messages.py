@@ -97,6 +97,7 @@ MODULES = (
     "posenc_lib.embedding",
     "posenc_lib.properties",
     "posenc_lib.conventions",
+    "posenc_lib.identify",
     "posenc_lib.attention",
     "posenc_lib.word_vectors",
     "posenc_lib.mistakes",

@@ -1,9 +1,12 @@
 """sinusoidal_positions and friends against the card, the lesson and a plain loop.
 
 The reference below is the formula written out with ``math.sin``/``math.cos``,
-one number at a time; it shares no code with the library. Contiguous ranges of
-64 or more positions take the library's rotation fast path and everything else
-the direct formula, so both kinds of input are checked.
+one number at a time; it shares no code with the library. Fewer than 64 rows of
+positions below 2**12 take the formula as written, everything else
+``posenc_lib.exact`` (rotated blocks for a contiguous run), so every kind of
+input is checked. Within 1e-12 of a float64 ``math.sin`` loop: both round the
+angle ``pos / divisor`` once (below 2**12 by at most 2.3e-13), and the library
+may not round it at all (test_adversarial_exactness.py holds it to mpmath).
 """
 
 import math
@@ -16,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc_lib import (
-    _fast_table,
+    exact,
     frequencies,
     pos_encoding,
     rotation_matrix,
@@ -72,7 +75,7 @@ def test_card_tap_a_position_one_with_eight_numbers():
 
 
 @pytest.mark.parametrize("d_model", [2, 4, 10, 512])
-@pytest.mark.parametrize("n", [1, 100], ids=["direct", "fast-path"])
+@pytest.mark.parametrize("n", [1, 100], ids=["formula", "exact-run"])
 def test_position_zero_is_exactly_0_1_0_1(d_model, n):
     first = sinusoidal_positions(range(n), d_model)[0]
     np.testing.assert_array_equal(first, [0.0, 1.0] * (d_model // 2))
@@ -84,7 +87,7 @@ def test_position_zero_is_exactly_0_1_0_1(d_model, n):
 @pytest.mark.parametrize(
     ("start", "n", "d_model"),
     [(0, 1, 2), (0, 63, 8), (0, 64, 4), (0, 200, 64), (7, 1000, 16), (1500, 500, 6)],
-    ids=["one", "63-direct", "64-fast", "200x64", "from-7", "from-1500"],
+    ids=["one", "63-formula", "64-exact", "200x64", "from-7", "from-1500"],
 )
 def test_contiguous_range_matches_plain_loop(start, n, d_model):
     positions = range(start, start + n)
@@ -128,15 +131,15 @@ def test_shuffled_inside_with_the_endpoints_of_a_range_is_not_taken_for_one():
 
 def test_a_range_and_the_same_positions_reversed_agree():
     positions = np.arange(300, 1300)
-    forward = sinusoidal_positions(positions, 64)  # fast path
-    backward = sinusoidal_positions(positions[::-1], 64)[::-1]  # direct formula
+    forward = sinusoidal_positions(positions, 64)  # rotated blocks
+    backward = sinusoidal_positions(positions[::-1], 64)[::-1]  # exact, row by row
     np.testing.assert_allclose(forward, backward, rtol=0, atol=1e-12)
 
 
 def test_blocks_of_any_size_give_the_same_table(monkeypatch):
-    """Force one-row scratch blocks so that every loop of both paths runs often."""
+    """A scratch budget of one row, so that every loop of exact.py runs often."""
     expected = reference(range(5, 1005), 16)
-    monkeypatch.setattr(_fast_table, "_scratch_rows", lambda out, bytes_per_row: 1)
+    monkeypatch.setattr(exact, "_SCRATCH", (0.0, 1))
     for positions in (range(5, 1005), np.arange(5, 1005)[::-1]):
         result = sinusoidal_positions(positions, 16)
         order = 1 if isinstance(positions, range) else -1
@@ -168,13 +171,13 @@ def _mpmath_reference(positions, d_model):
     return np.array(rows)  # (n_positions, d_model), sin and cos interleaved
 
 
-def test_fast_path_is_accurate_at_a_billion():
+def test_a_run_is_accurate_at_a_billion():
     positions = range(10**9, 10**9 + 100)
     result = sinusoidal_positions(positions, 8)
     np.testing.assert_allclose(result, _mpmath_reference(positions, 8), atol=1e-12)
 
 
-@pytest.mark.parametrize("order", [1, -1], ids=["fast-path", "direct"])
+@pytest.mark.parametrize("order", [1, -1], ids=["run", "reversed"])
 def test_float32_is_accurate_at_large_positions(order):
     positions = np.arange(10**6, 10**6 + 100)[::order]
     result = sinusoidal_positions(positions, 8, dtype=np.float32)
@@ -183,7 +186,7 @@ def test_float32_is_accurate_at_large_positions(order):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])
-@pytest.mark.parametrize("n", [5, 100], ids=["direct", "range"])
+@pytest.mark.parametrize("n", [5, 100], ids=["formula", "exact-run"])
 def test_dtype_is_respected(dtype, n):
     result = sinusoidal_positions(range(n), 6, dtype=dtype)
     assert result.dtype == dtype
@@ -305,6 +308,15 @@ BAD_POSITIONS = [
     (3, TypeError, f"positions == 3 (int), {ONE_D}."),
     ([True, 1], TypeError, f"positions[0] == True (bool), {NON_NEGATIVE}."),
     (np.array([-3]), ValueError, f"positions[0] == -3, {NON_NEGATIVE}."),
+    (b"\x00\x01", TypeError, f"positions == b'\\x00\\x01', {ONE_D}."),
+    (bytearray(b"ab"), TypeError, f"positions == bytearray(b'ab'), {ONE_D}."),
+    (memoryview(b"ab"), TypeError, f"positions == <memoryview of 2 bytes>, {ONE_D}."),
+    (
+        [10**5000],
+        ValueError,
+        f"positions[0] == 100000000000...(5001 digits), {NON_NEGATIVE} below "
+        f"{2**53} (2**53): float64 angles cannot tell larger positions apart.",
+    ),
 ]
 BAD_POSITIONS_IDS = [
     "negative",
@@ -318,6 +330,10 @@ BAD_POSITIONS_IDS = [
     "scalar",
     "bool",
     "negative-array",
+    "bytes",
+    "bytearray",
+    "memoryview",
+    "5001-digits",
 ]
 
 

@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pytest
 
+from posenc_lib.embedding import init_embedding
 from posenc_lib.word_vectors import (
     TOY_CORPUS,
     context_pairs,
@@ -17,8 +18,11 @@ from posenc_lib.word_vectors import (
     vocabulary,
 )
 
-GROUPS = {"animal": ["cat", "dog", "fox"], "fruit": ["apple", "pear", "plum"],
-          "place": ["park", "garden", "kitchen"]}  # fmt: skip
+GROUPS = {
+    "animal": ["cat", "dog", "fox"],
+    "fruit": ["apple", "pear", "plum"],
+    "place": ["park", "garden", "kitchen"],
+}
 WORDS = [word for group in GROUPS.values() for word in group]
 
 
@@ -32,8 +36,8 @@ def test_group_similarity_against_a_plain_loop():
     vectors = np.random.default_rng(2).normal(size=(5, 3))
     groups = ["a", "b", "a", "b", "b"]
     cos = cosine_similarity(vectors)
-    within = [cos[i, j] for i in range(5) for j in range(5)
-              if i != j and groups[i] == groups[j]]  # fmt: skip
+    pairs = [(i, j) for i in range(5) for j in range(5) if i != j]
+    within = [cos[i, j] for i, j in pairs if groups[i] == groups[j]]
     across = [cos[i, j] for i in range(5) for j in range(5) if groups[i] != groups[j]]
     assert group_similarity(vectors, groups) == pytest.approx(
         (np.mean(within), np.mean(across))
@@ -50,6 +54,15 @@ def test_context_pairs_against_a_plain_loop():
                 if i != j and abs(i - j) <= 2:
                     expected.append((vocab.index(words[i]), vocab.index(words[j])))
     np.testing.assert_array_equal(context_pairs(TOY_CORPUS, vocab), expected)
+
+
+def test_the_start_table_is_init_embedding_with_a_larger_scale():
+    """Chapter 01's start: the draws of init_embedding, scale 0.5 (as before)."""
+    start = random_table(29, 8, seed=0)
+    np.testing.assert_array_equal(start, init_embedding(29, 8, seed=0, scale=0.5))
+    np.testing.assert_array_equal(
+        start, np.random.default_rng(0).normal(0.0, 0.5, size=(29, 8))
+    )
 
 
 def test_training_brings_words_with_shared_contexts_together():

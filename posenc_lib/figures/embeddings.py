@@ -29,9 +29,7 @@ def _label_shifts(points, tolerance=0.06):
 def _check_points(points):
     """``points`` as a finite float64 array of shape (n_words, 2)."""
     what = "(n_words, 2), one point per word"
-    points = check_table(points, "points", what=what, finite=True)  # (n_words, ?)
-    if points.shape[1] != 2:
-        raise ValueError(f"points has shape {points.shape}, must be {what}.")
+    points = check_table(points, "points", what=what, shape=(None, 2))  # (n_words, 2)
     return points.astype(np.float64)
 
 

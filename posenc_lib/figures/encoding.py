@@ -13,12 +13,12 @@ import numpy as np
 
 from ..positional import frequencies
 from ..validation import (
+    check_array,
     check_index,
     check_integer,
     check_positive,
     check_sequence,
     check_table,
-    check_vector,
 )
 from .describe import describe_figure
 from .style import _check_rows, heatmap, new_axes
@@ -68,7 +68,7 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     >>> [float(y) for y in ax.get_ylim()]  # position 0 at the top
     [9.5, -0.5]
     """
-    table = check_table(table, what=_TABLE, finite=True)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE)  # (n_positions, d_model)
     positions = _check_rows(positions, len(table), "positions")  # (n_positions,)
     mark_pos = _check_mark(mark_pos, positions, len(table))
     ax = new_axes(ax)
@@ -136,7 +136,7 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     >>> [line.get_label() for line in ax.lines[1::2]]
     ['k = 0 (sin, pair 0)', 'k = 3 (cos, pair 1)']
     """
-    table = check_table(table, what=_TABLE, finite=True)  # (n_positions, d_model)
+    table = check_table(table, what=_TABLE)  # (n_positions, d_model)
     n_positions, d_model = table.shape
     omega = frequencies(d_model, base)  # (d_model // 2,)
     check_sequence(columns, "columns", what="a sequence of column indices")
@@ -190,7 +190,9 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     ('log', [0, 1, 2, 3])
     """
     what = "(d_model // 2,), one per pair"
-    wavelengths = check_vector(wavelengths, "wavelengths", what=what, positive=True)
+    wavelengths = check_array(
+        wavelengths, "wavelengths", ndim=1, what=what, positive=True
+    )
     base = check_positive(base, "base")
     pairs = np.arange(len(wavelengths))  # (d_model // 2,)
     ax = new_axes(ax)
@@ -245,7 +247,7 @@ def plot_encoding_bars(vector, *, ax=None, title=None):
     [0.0, 1.0, 0.0, 1.0]
     """
     what = "(d_model,), one value per column"
-    vector = check_vector(vector, "vector", what=what)  # (d_model,)
+    vector = check_array(vector, "vector", ndim=1, what=what)  # (d_model,)
     ax = new_axes(ax)
     k = np.arange(len(vector))
     colours = [_COS_COLOUR if i % 2 else _SIN_COLOUR for i in k]

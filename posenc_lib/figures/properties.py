@@ -13,11 +13,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..validation import (
+    check_array,
     check_integer,
     check_positions,
     check_table,
     check_tables,
-    check_vector,
 )
 from .describe import describe_figure
 from .style import heatmap
@@ -63,9 +63,7 @@ def similarity_figure(matrix, offsets, similarities):
     >>> fig.axes[0].images[0].get_array().shape
     (20, 20)
     """
-    matrix = check_table(
-        matrix, "matrix", what="(n_positions, n_positions)", finite=True
-    )
+    matrix = check_table(matrix, "matrix", what="(n_positions, n_positions)")
     offsets, similarities = _check_curve(offsets, similarities)  # (n_offsets,) each
     half_width = float(np.max(np.diag(matrix)))  # d_model / 2 for an encoding
     if half_width <= 0:
@@ -112,7 +110,7 @@ def _check_curve(offsets, similarities):
     """``offsets`` (non-negative integers) and ``similarities`` (finite), one each."""
     offsets = check_positions(offsets, "offsets")  # (n_offsets,)
     what = "(n_offsets,), one per offset"
-    similarities = check_vector(similarities, "similarities", what=what)
+    similarities = check_array(similarities, "similarities", ndim=1, what=what)
     if similarities.shape != offsets.shape:
         raise ValueError(
             f"similarities has shape {similarities.shape}, must be "
@@ -150,8 +148,8 @@ def compare_tables(right, wrong, *, name):
     """
     what = "(n_positions, d_model), one row per position"
     # (n_positions, d_model) each
-    right = check_table(right, "right", what=what, finite=True)
-    wrong = check_table(wrong, "wrong", what=what, finite=True)
+    right = check_table(right, "right", what=what)
+    wrong = check_table(wrong, "wrong", what=what)
     if wrong.shape != right.shape:
         raise ValueError(
             f"wrong has shape {wrong.shape}, must match right's {right.shape}."
@@ -249,8 +247,8 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     >>> plt.close("all")
     """
     what = "(n_positions, n_positions): query position by key position"
-    added = check_table(added, "added", what=what, finite=True)  # (n, n)
-    rotated = check_table(rotated, "rotated", what=what, finite=True)  # (n, n)
+    added = check_table(added, "added", what=what)  # (n, n)
+    rotated = check_table(rotated, "rotated", what=what)  # (n, n)
     _check_scale(scale)
     vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)

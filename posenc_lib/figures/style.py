@@ -301,7 +301,7 @@ def heatmap(ax, table, *, vmax=1.0, rows=None):
     """
     ax = check_axes(ax)
     what = "(n_rows, n_columns)"
-    table = check_table(table, what=what, finite=True).astype(float)  # (n_rows, n_col)
+    table = check_table(table, what=what).astype(float)  # (n_rows, n_col)
     vmax = check_positive(vmax, "vmax")
     rows = _check_rows(rows, len(table))  # (n_rows,) or None
     image = ax.imshow(

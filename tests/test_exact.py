@@ -1,11 +1,14 @@
-"""The rotation fast path of ``sinusoidal_positions`` against independent references.
+"""posenc_lib.exact, the exact and fast path of ``sinusoidal_positions``.
 
-Contiguous ranges of positions are computed by rotating exactly computed block
-starts (``posenc_lib/_fast_table.py``). Here that result is compared with the
-direct formula written out in numpy (angles as an outer product, then
-``np.sin``/``np.cos``), with a plain ``math.sin`` loop, and with ``mpmath`` at 30
-digits; its scratch memory is measured with ``tracemalloc``; and a spy checks
-which path each kind of input takes. Nothing here is timed: see ``benchmarks/``.
+From position 2**12 on, or for 64 rows and more, ``sinusoidal_positions`` hands
+its table to ``exact.sinusoidal_table``: rotated blocks for a contiguous run,
+exact angles row block by row block otherwise. Here those tables are compared
+with the formula written out in numpy (angles as an outer product, then
+``np.sin``/``np.cos``), with a plain ``math.sin`` loop, and with ``mpmath`` at
+30 digits; their scratch memory is measured with ``tracemalloc``; and a spy
+checks which inputs are handed over. Nothing here is timed: see
+``benchmarks/``. (test_adversarial_exactness.py holds every path to mpmath over
+the whole accepted range.)
 """
 
 import math
@@ -17,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc_lib import _fast_table, sinusoidal_positions
+from posenc_lib import exact, sinusoidal_positions
 
 BASE = 10000.0
 
@@ -65,13 +68,16 @@ def mpmath_table(positions, d_model, digits=30):
 
 
 def tolerance(positions):
-    """The issue's bound: 1e-12 below position 10,000 and 1e-10 below 1,000,000."""
+    """``direct_formula`` rounds the angle ``pos / divisor`` by up to half a unit
+    in its last place, ``sinusoidal_positions`` not at all: 9.1e-13 for angles
+    below 10,000 (< 2**14), 5.8e-11 below 1,000,000 (< 2**20); the sines and
+    cosines themselves add a few 1e-16. So 1e-12 and 1e-10."""
     largest = max(positions)
     assert largest < 1_000_000
     return 1e-12 if largest < 10_000 else 1e-10
 
 
-# --- the fast path against the direct formula ---------------------------------
+# --- the exact tables against the direct formula -------------------------------
 
 CONTIGUOUS = {
     "range-4096x512": (range(4096), 512),
@@ -90,21 +96,11 @@ CONTIGUOUS = {
 @pytest.mark.parametrize(
     ("positions", "d_model"), CONTIGUOUS.values(), ids=CONTIGUOUS.keys()
 )
-def test_fast_path_equals_direct_formula(positions, d_model):
+def test_runs_equal_the_direct_formula(positions, d_model):
     result = sinusoidal_positions(positions, d_model)
     assert result.shape == (len(positions), d_model)
     expected = direct_formula(positions, d_model)
     np.testing.assert_allclose(result, expected, rtol=0, atol=tolerance(positions))
-
-
-def test_rows_far_past_the_first_block_are_as_accurate_as_the_first():
-    n_rows = 8192
-    result = sinusoidal_positions(range(n_rows), 64)
-    block = _fast_table.block_rows(result, 32)
-    assert block < n_rows // 4  # so there are many blocks to check
-    error = np.abs(result - direct_formula(range(n_rows), 64)).max(axis=1)  # (n,)
-    assert error[-block:].max() <= 1e-12
-    assert error[block - 1 :: block].max() <= 1e-12  # each block's last row
 
 
 @settings(max_examples=30)  # the rest from the "course" profile (conftest)
@@ -132,7 +128,7 @@ def test_sample_of_rows_equals_plain_math_loop():
 
 @pytest.mark.parametrize("first", [0, 10**4, 10**6, 10**8, 10**9 - 100])
 def test_float32_is_within_2e_7_of_30_digits(first):
-    positions = np.arange(first, first + 100)  # contiguous: the fast path
+    positions = np.arange(first, first + 100)  # a run: rotated blocks
     table = sinusoidal_positions(positions, 64, dtype=np.float32)
     assert table.dtype == np.float32
     sample = [0, 1, 50, 98, 99]
@@ -155,7 +151,7 @@ def test_float64_at_a_billion_is_limited_only_by_the_divisors():
 @pytest.mark.parametrize(
     "positions",
     [range(4096), np.random.default_rng(0).permutation(4096)],
-    ids=["fast-path", "direct"],
+    ids=["run", "shuffled"],
 )
 def test_peak_scratch_memory_is_under_10_percent_of_the_output(positions, dtype):
     tracemalloc.start()
@@ -180,7 +176,7 @@ def halves(table):
 @pytest.mark.parametrize(
     "positions",
     [range(3000), range(10**9 - 100, 10**9), [5, 0, 17, 3, 3]],
-    ids=["fast-path", "fast-path-at-a-billion", "direct"],
+    ids=["run", "run-at-a-billion", "formula"],
 )
 def test_concat_layout_is_the_interleaved_table_regrouped(positions, dtype):
     interleaved = sinusoidal_positions(positions, 64, dtype=dtype)
@@ -191,7 +187,7 @@ def test_concat_layout_is_the_interleaved_table_regrouped(positions, dtype):
 
 @pytest.mark.parametrize("first", [0, 10**6, 10**9 - 100])
 def test_concat_float32_is_within_2e_7_of_30_digits(first):
-    positions = np.arange(first, first + 100)  # contiguous: the fast path
+    positions = np.arange(first, first + 100)  # a run: rotated blocks
     table = sinusoidal_positions(positions, 64, dtype=np.float32, layout="concat")
     sample = [0, 1, 50, 98, 99]
     exact = halves(mpmath_table(positions[sample], 64))
@@ -209,56 +205,47 @@ def test_concat_layout_keeps_scratch_memory_under_10_percent(dtype):
     assert peak - table.nbytes <= 0.10 * table.nbytes
 
 
-# --- which path is taken ------------------------------------------------------
+# --- which inputs are handed over -----------------------------------------------
 
 
 @pytest.fixture
-def calls(monkeypatch):
-    """Record which path computes the table: the fast one, or the formula's loop."""
-    seen = []
-    for name, path in (("rotated_table", "fast"), ("row_blocks", "direct")):
-        original = getattr(_fast_table, name)
+def handed_over(monkeypatch):
+    """The positions ``exact.sinusoidal_table`` was given, call by call."""
+    seen, original = [], exact.sinusoidal_table
 
-        def spy(*args, _path=path, _original=original):
-            seen.append(_path)
-            return _original(*args)
+    def spy(positions, divisors, dtype):
+        seen.append(positions.tolist())
+        return original(positions, divisors, dtype)
 
-        monkeypatch.setattr(_fast_table, name, spy)
+    monkeypatch.setattr(exact, "sinusoidal_table", spy)
     return seen
 
 
-FAST = {
-    "range": range(100),
+EXACT = {
+    "range-64": range(64),
     "arange-from-7": np.arange(7, 2000),
-    "list": list(range(50, 150)),
-    "int32-array": np.arange(64, dtype=np.int32),
+    "shuffled-64": np.random.default_rng(1).permutation(64),
+    "one-position-4096": [4096],
+    "large-among-small": [0, 5, 900_000],
 }
-SLOW = {
-    "shuffled": np.random.default_rng(1).permutation(500),
-    "two-swapped": np.r_[0, 2, 1, 3:100],
-    "reversed": range(99, -1, -1),
-    "every-other": range(0, 200, 2),
-    "repeated": [5] * 100,
-    "only-63": range(63),
+FORMULA = {
+    "range-63": range(63),
+    "one-position-4095": [4095],
+    "shuffled-10": np.random.default_rng(1).permutation(10),
+    "repeated": [5] * 63,
 }
 
 
-@pytest.mark.parametrize("positions", FAST.values(), ids=FAST.keys())
-def test_contiguous_input_takes_the_fast_path(calls, positions):
+@pytest.mark.parametrize("positions", EXACT.values(), ids=EXACT.keys())
+def test_large_positions_and_many_rows_are_handed_over(handed_over, positions):
     result = sinusoidal_positions(positions, 16)
-    assert calls == ["fast"]
+    assert handed_over == [list(positions)]
     expected = direct_formula(positions, 16)
-    np.testing.assert_allclose(result, expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(result, expected, rtol=0, atol=tolerance(positions))
 
 
-@pytest.mark.parametrize("positions", SLOW.values(), ids=SLOW.keys())
-def test_other_input_takes_the_direct_formula(calls, positions):
+@pytest.mark.parametrize("positions", FORMULA.values(), ids=FORMULA.keys())
+def test_the_formula_itself_computes_small_short_inputs(handed_over, positions):
     result = sinusoidal_positions(positions, 16)
-    assert calls == ["direct"]
-    expected = direct_formula(positions, 16)
-    np.testing.assert_allclose(result, expected, rtol=0, atol=1e-12)
-
-
-def test_float16_output_takes_the_direct_formula(calls):
-    sinusoidal_positions(range(100), 8, dtype=np.float16)
-    assert calls == ["direct"]
+    assert handed_over == []
+    np.testing.assert_allclose(result, math_loop(positions, 16), rtol=0, atol=1e-12)

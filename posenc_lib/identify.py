@@ -1,0 +1,333 @@
+r"""Which sinusoidal table is this? :func:`identify_encoding` names the convention
+of :mod:`posenc_lib.conventions`, the base and the first position, or the
+lesson's mistake (:mod:`posenc_lib.mistakes`), or says what it is nearest to.
+
+It estimates and rebuilds. The angle each (sin, cos) pair turns between two rows
+is ``steps * frequency``, so consecutive rows give every pair's frequency and a
+least-squares fit of their logarithms gives the base; the angles of one row give
+the position it encodes. Each convention is rebuilt with that base, the same
+base rounded, and 10000, and compared with the table entry by entry; so is each
+mistake. The closest wins if it is within a tolerance loose enough for a peer
+computing in float32 and far tighter than any mistake.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .conventions import (
+    CONVENTIONS,
+    USED_BY,
+    encoding_table,
+    permutation,
+    tensor2tensor_base,
+)
+from .mistakes import DESCRIPTION, MISTAKES, POS_ENCODING_MISTAKES
+from .positional import frequencies
+from .validation import (
+    BASE_RANGE,
+    MAX_POSITION,
+    check_d_model,
+    check_positions,
+    check_sequence,
+    check_table,
+)
+
+__all__ = ["Identification", "identify_encoding"]
+
+_LAYOUT = {
+    "interleaved": "sin and cos interleaved, pair by pair",
+    "concat": "[sin | cos] halves",
+    "cos-first": "[cos | sin] halves",
+    "tensor2tensor": "[sin | cos] halves with frequencies base ** (-i / (d/2 - 1))",
+}
+
+# Largest |difference| in one entry that still counts as the same encoding: loose
+# enough for a peer that computes its angles in float32 (5.6e-5 off by row
+# 1000), tight enough that every lesson mistake is far outside it; and the
+# rounding noise under which two candidates tie.
+_TOLERANCE = {np.dtype(np.float16): 4e-3}  # 1e-3 for the others
+_FLOOR = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-6}  # 1e-9 for float64
+_SAMPLE_ROWS = 256  # rows compared for each candidate (all rows for the winner)
+_MISTAKE_ROWS = 16  # the mistakes are loops in Python: a few rows suffice
+
+
+class Identification(NamedTuple):
+    """What :func:`identify_encoding` found; ``str()`` of it is the message.
+
+    Attributes
+    ----------
+    convention : str or None
+        One of :data:`~posenc_lib.conventions.CONVENTIONS`, or None.
+    base : float or None
+        The base of the table; None if it cannot be told (``d_model == 2``, or
+        one position only) or nothing matched.
+    first_position : int or None
+        The position the first row encodes (FSMT's rows start at 2).
+    mistake : str or None
+        The id of the lesson's mistake the table matches, if any.
+    permutation : numpy.ndarray or None
+        The column order with ``table[:, permutation]`` the lesson's table.
+    distance : float
+        Largest |difference| from the named (or nearest) candidate.
+    message : str
+        One paragraph for a person, naming libraries that use the convention.
+    """
+
+    convention: str | None
+    base: float | None
+    first_position: int | None
+    mistake: str | None
+    permutation: np.ndarray | None
+    distance: float
+    message: str
+
+    def __str__(self):
+        return self.message
+
+
+class _Candidate(NamedTuple):
+    convention: str | None
+    mistake: str | None
+    base: float
+    first_position: int
+    distance: float
+
+
+def _frequencies(sin, cos, positions):
+    """Each pair's angle per position, ``(m,)``: pair ``i`` of a row is the point
+    ``cos + 1j sin``, and turns by ``s * w_i`` over ``s`` positions."""
+    order = np.argsort(positions, kind="stable")
+    steps = np.diff(positions[order])  # (n - 1,)
+    z = (cos + 1j * sin)[order]  # (n, m)
+    turn = np.angle(z[1:] * np.conj(z[:-1]))[steps > 0]  # (k, m), in (-pi, pi]
+    return turn.sum(axis=0) / steps[steps > 0].sum() if len(turn) else None  # (m,)
+
+
+def _estimated_base(freqs, d_model):
+    """The base with ``freqs ~ base ** (-2 i / d_model)``, or None: a weighted
+    least-squares fit of ``-log w_i`` against ``i`` (slow pairs turn little, so
+    their frequency is known less well and counts less)."""
+    i = np.arange(d_model // 2)
+    ok = None if freqs is None else (freqs > 0) & (i > 0)
+    if ok is None or not ok.any():
+        return None
+    weight = freqs[ok] ** 2
+    slope = np.sum(weight * i[ok] * -np.log(freqs[ok])) / np.sum(weight * i[ok] ** 2)
+    base = float(np.exp(slope * d_model / 2))
+    return base if np.isfinite(base) and base > 1e-300 else None
+
+
+def _bases(convention, estimate, d_model):
+    """Bases worth trying: 10000, and the estimate, rounded to two digits and not."""
+    m, (low, high) = d_model // 2, BASE_RANGE
+    if estimate is not None and convention == "tensor2tensor":
+        estimate = estimate ** ((m - 1) / m)  # undo B = base ** (m / (m - 1))
+    if convention == "tensor2tensor" and m > 1:  # the lesson's base must be valid
+        high = high ** ((m - 1) / m)
+    bases = [10000.0] + (
+        [] if estimate is None else [float(f"{estimate:.2g}"), estimate]
+    )
+    return [base for base in dict.fromkeys(bases) if low <= base <= high]
+
+
+def _first_position(sin, cos, positions, freqs):
+    """Position of the first row, from the angles of every pair at that row:
+    the slowest pair first (one turn covers the most positions), then each
+    faster one refines the estimate. ``freqs`` are the candidate's own."""
+    row = int(np.argmin(positions))
+    angle = np.angle(cos[row] + 1j * sin[row])  # (m,)
+    order = np.argsort(freqs)
+    estimate = (angle[order[0]] % (2 * np.pi)) / freqs[order[0]]
+    for pair in order[1:]:
+        miss = np.angle(np.exp(1j * (angle[pair] - estimate * freqs[pair])))
+        estimate += miss / freqs[pair]
+    if not abs(estimate) < 2**52:  # no sensible start (or nan): keep the given one
+        return int(positions[0])
+    return int(round(estimate)) - int(positions[row]) + int(positions[0])
+
+
+def _sample(n_rows, size):
+    """Up to ``size`` row indices spread over ``range(n_rows)``, ends included."""
+    return np.unique(np.linspace(0, n_rows - 1, min(n_rows, size)).astype(int))
+
+
+def _convention_candidates(table, positions):
+    """The best guesses for each convention: estimated base and start, rebuilt.
+
+    A start that would move a position outside ``[0, 2**53)`` is not tried: the
+    table cannot be those rows.
+    """
+    d, first = table.shape[1], int(positions[0])
+    lowest = first - int(positions.min())  # a start below: a position below 0
+    highest = MAX_POSITION - int(positions.max()) + first  # above: past 2**53
+    rows = _sample(len(table), _SAMPLE_ROWS)
+    for convention in CONVENTIONS:
+        t2t = convention == "tensor2tensor"
+        perm = permutation("concat" if t2t else convention, d)
+        sin, cos = table[:, perm[0::2]], table[:, perm[1::2]]  # (n, m) each
+        estimate = _estimated_base(_frequencies(sin, cos, positions), d)
+        for base in _bases(convention, estimate, d):
+            freqs = frequencies(d, tensor2tensor_base(base, d) if t2t else base)
+            starts = {first}
+            if d >= 4 and freqs.min() > 0:
+                starts.add(_first_position(sin, cos, positions, freqs))
+            for start in sorted(s for s in starts if lowest <= s <= highest):
+                shifted = positions[rows] + (start - first)
+                rebuilt = encoding_table(convention, shifted, d, base=base)
+                distance = float(np.max(np.abs(table[rows] - rebuilt)))
+                yield _Candidate(convention, None, base, start, distance)
+
+
+def _mistake_candidates(table, positions):
+    """Each of the lesson's mistakes on a few of the table's rows (they are
+    Python loops)."""
+    rows, d = _sample(len(table), _MISTAKE_ROWS), table.shape[1]
+    for mistake in POS_ENCODING_MISTAKES:
+        rebuilt = np.array([MISTAKES[mistake](p, d) for p in positions[rows]])
+        distance = float(np.max(np.abs(table[rows] - rebuilt)))
+        yield _Candidate(None, mistake, 10000.0, int(positions[0]), distance)
+
+
+def _choose(candidates, tolerance, floor):
+    """The candidate to report, and whether it matches within ``tolerance``.
+
+    Candidates within ``floor`` (or twice the best distance) of each other tie;
+    among them the default base wins, then a mistake, then a round base.
+    """
+    best = min(candidates, key=lambda c: c.distance)
+    if best.distance > tolerance:
+        return best, False
+    close = [c for c in candidates if c.distance <= max(2 * best.distance, floor)]
+
+    def preference(c):
+        round_base = c.base == float(f"{c.base:.2g}")
+        return 1 if c.mistake else 0 if c.base == 10000.0 else 3 - round_base
+
+    return min(sorted(close, key=lambda c: c.distance), key=preference), True
+
+
+def _noise_floor(dtype, positions, tolerance):
+    """Differences below this are rounding noise, in which candidates tie.
+
+    A table computed in ``dtype`` has each angle ``p * w`` (``w <= 1``) off by up
+    to ``(p + 1) * eps``, and its sine and cosine by as much; the last bits
+    depend on the CPU's SIMD kernels. Kept below a quarter of ``tolerance``.
+    """
+    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
+    bound = (float(np.max(positions)) + 1) * eps
+    return min(max(_FLOOR.get(dtype, 1e-9), bound), tolerance / 4)
+
+
+def _describe(candidate, d_model, base_known=True):
+    """``the 'concat' layout ([sin | cos] halves) with base 10000``, for messages."""
+    if candidate.mistake is not None:
+        return f"the lesson's mistake '{candidate.mistake}'"
+    name, base = candidate.convention, f" with base {candidate.base:.6g}"
+    return f"the '{name}' layout ({_LAYOUT[name]}){base * (d_model > 2 and base_known)}"
+
+
+def _message(candidate, d_model, positions, base_known):
+    """What to tell a person about a recognised table."""
+    if candidate.mistake is not None:
+        mistake = DESCRIPTION[candidate.mistake]
+        return f"This is {_describe(candidate, d_model)}: {mistake}"
+    lines = [
+        f"This is {_describe(candidate, d_model, base_known)}, as used by "
+        f"{USED_BY[candidate.convention]}."
+    ]
+    if d_model == 2:
+        lines.append("At d_model == 2 every base gives the same table.")
+    elif not base_known:
+        why = " (every base gives the same PE[0])" * (candidate.first_position == 0)
+        lines.append(
+            "I cannot tell the base: every row encodes one position, and one position "
+            f"does not determine it{why or ' for certain'}; pass rows of two or more "
+            "positions."
+        )
+    if candidate.first_position != positions[0]:
+        lines.append(
+            f"Its first row encodes position {candidate.first_position}, not "
+            f"{positions[0]}: the rows start late, as FSMT's start at padding_idx + 1."
+        )
+    if candidate.convention == "tensor2tensor" and d_model > 2 and base_known:
+        lines.append(
+            "No column order turns it into the lesson's table with the same base; "
+            "it equals the 'concat' layout with base "
+            f"{tensor2tensor_base(candidate.base, d_model):.6g}."
+        )
+    elif candidate.convention != "interleaved":
+        lines.append("table[:, result.permutation] is the lesson's interleaved table.")
+    return " ".join(lines)
+
+
+def _result(candidate, matched, d_model, positions, tolerance):
+    """The :class:`Identification` of ``candidate``."""
+    if not matched:
+        message = (
+            "Not a sinusoidal encoding I recognise. The nearest candidate is "
+            f"{_describe(candidate, d_model)}, with a largest difference of "
+            f"{candidate.distance:.3g} in one entry (a match is within "
+            f"{tolerance:g}). If the rows are not positions 0, 1, 2, ..., "
+            "pass positions=."
+        )
+        return Identification(None, None, None, None, None, candidate.distance, message)
+    perm = None
+    if candidate.mistake == "swapped-sin-cos":
+        perm = permutation("interleaved", d_model).reshape(-1, 2)[:, ::-1].ravel()
+    elif candidate.convention is not None:
+        perm = permutation(candidate.convention, d_model)
+    base_known = len(np.unique(positions)) > 1  # one position: no angle steps
+    known = d_model > 2 and base_known and not candidate.mistake
+    found = (candidate.convention, candidate.base if known else None)
+    found += (candidate.first_position, candidate.mistake, perm, candidate.distance)
+    return Identification(*found, _message(candidate, d_model, positions, base_known))
+
+
+def identify_encoding(table, *, positions=None):
+    """Say which sinusoidal convention ``table`` follows, with which base.
+
+    The closest candidate (module notes) is reported if its largest difference
+    is within 1e-3 (4e-3 for float16). Among candidates closer to each other
+    than the table's own rounding (its dtype's eps times the largest position:
+    the last bits are the CPU's), base 10000 is preferred, then a mistake, then
+    a round base.
+
+    Parameters
+    ----------
+    table : array_like of shape (n, d_model)
+        A list of rows, a numpy array or anything with ``__array__`` (a torch
+        tensor), float16, float32 or float64; ``d_model`` even, no nan or inf.
+    positions : sequence of int, shape (n,), optional
+        The position of each row; default ``0 .. n - 1``. Any order works.
+
+    Examples
+    --------
+    >>> from posenc_lib.conventions import encoding_table
+    >>> found = identify_encoding(encoding_table("concat", range(50), 8))
+    >>> found.convention, found.base, found.permutation.tolist()
+    ('concat', 10000.0, [0, 4, 1, 5, 2, 6, 3, 7])
+    >>> from posenc_lib.mistakes import sine_only
+    >>> identify_encoding([sine_only(p, 6) for p in range(20)]).mistake
+    'sine-only'
+    >>> print(identify_encoding(np.ones((10, 4))))  # doctest: +ELLIPSIS
+    Not a sinusoidal encoding I recognise. The nearest candidate is ...
+    """
+    what = "(n_positions, d_model), one row per position"
+    array = check_table(table, what=what)  # (n, d_model), finite
+    d_model = check_d_model(array.shape[1], name="table.shape[1]")
+    table, dtype = array.astype(np.float64), array.dtype
+    positions = range(len(table)) if positions is None else positions
+    positions = check_positions(positions)  # (n,)
+    check_sequence(positions, "positions", length=len(table), per=" (rows of table)")
+    tolerance = _TOLERANCE.get(dtype, 1e-3)
+    floor = _noise_floor(dtype, positions, tolerance)
+    candidates = list(_convention_candidates(table, positions))
+    candidates += _mistake_candidates(table, positions)
+    best, matched = _choose(candidates, tolerance, floor)
+    if matched and best.mistake is None:  # the sample matched: check every row
+        shifted = positions + (best.first_position - positions[0])
+        rebuilt = encoding_table(best.convention, shifted, d_model, base=best.base)
+        best = best._replace(distance=float(np.max(np.abs(table - rebuilt))))
+        matched = best.distance <= tolerance
+    return _result(best, matched, d_model, positions, tolerance)
