@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..validation import check_instance, check_integer, check_positive, check_vector
+from ..validation import check_array, check_instance, check_integer, check_positive
 from .describe import describe_figure
 from .properties import _check_score_panels
 from .style import WEIGHTS_CMAP
@@ -81,7 +81,9 @@ def loss_curves(curves, *, references=None):
     fig, ax = plt.subplots(figsize=(5.6, 3.0))
     for label, losses in curves.items():
         name, what = f"curves[{label!r}]", "(steps,), one loss per step"
-        ax.plot(check_vector(losses, name, what=what, positive=True), label=label)
+        ax.plot(
+            check_array(losses, name, ndim=1, what=what, positive=True), label=label
+        )
     for j, (label, value) in enumerate((references or {}).items()):
         value = check_positive(value, f"references[{label!r}]")
         ax.axhline(value, color="grey", ls=(":", "-.")[j % 2], lw=1, label=label)
