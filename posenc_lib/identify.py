@@ -72,6 +72,13 @@ class Identification(NamedTuple):
         Largest |difference| from the named (or nearest) candidate.
     message : str
         One paragraph for a person, naming libraries that use the convention.
+
+    Examples
+    --------
+    >>> from posenc_lib import encoding_table
+    >>> found = identify_encoding(encoding_table("concat", range(8), 6))
+    >>> found.convention, found.first_position
+    ('concat', 0)
     """
 
     convention: str | None

@@ -4,6 +4,7 @@ The course's own environments install it editable, which finds every module
 in the source tree; only a built wheel shows what ``pip install`` would get.
 """
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -21,12 +22,27 @@ def _run(*command, **kwargs):
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
+    """The wheel built from a fresh copy of the committed sources (setuptools
+    would otherwise reuse the clone's build/ folder, stale modules and all)."""
+    source, out = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("dist")
+    files = _run(
+        "git", "ls-files", "pyproject.toml", "README.md", "posenc_lib", cwd=ROOT
+    )
+    for name in files.stdout.split():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, source / name)
     if UV.exists():
-        _run(str(UV), "build", "--wheel", "--out-dir", str(out), str(ROOT))
+        _run(str(UV), "build", "--wheel", "--out-dir", str(out), str(source))
     else:  # POSENC_NO_UV=1
         _run(
-            sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(ROOT)
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-w",
+            str(out),
+            str(source),
         )
     (path,) = out.glob("posenc_lib-*.whl")
     return path
