@@ -210,17 +210,6 @@ PEERS = {  # name -> (table builder (n, d), its convention, positions, first pos
 # --- posenc_lib reproduces each peer to the peer's own precision -------------------
 
 
-def test_marian_and_tensor2tensor_worked_numbers_at_position_3_width_4():
-    np.testing.assert_array_equal(
-        marian(4, 4)[3].astype(np.float64).round(4), [0.1411, 0.03, -0.99, 0.9996]
-    )
-    np.testing.assert_array_equal(
-        tensor2tensor(4, 4)[3].astype(np.float64).round(4), [0.1411, 0.0003, -0.99, 1.0]
-    )
-    # posenc_lib's own rows have one home each: test_positional.py (concat) and
-    # the doctest of encoding_table (tensor2tensor)
-
-
 @pytest.mark.parametrize("d", [4, 16, 512])
 @pytest.mark.parametrize("name", PEERS, ids=str)
 def test_encoding_table_matches_each_peer(name, d):
@@ -284,16 +273,6 @@ def test_fsmt_cannot_build_a_width_two_table():
     with pytest.raises(ZeroDivisionError):
         fsmt(5, 2)
     assert encoding_table("tensor2tensor", range(5), 2).shape == (5, 2)
-
-
-def test_precomputed_tables_stop_at_their_max_len():
-    pytorch_tutorial_forward(np.zeros((5000, 8)))
-    with pytest.raises(ValueError, match="broadcast"):
-        pytorch_tutorial_forward(np.zeros((5001, 8)))
-    d2l_forward(np.zeros((1000, 8)))
-    with pytest.raises(ValueError, match="broadcast"):
-        d2l_forward(np.zeros((1001, 8)))
-    assert sinusoidal_positions(range(5001), 8).shape == (5001, 8)
 
 
 @pytest.mark.parametrize("convention", ["interleaved", "concat", "cos-first"])

@@ -86,12 +86,6 @@ def test_one_hot_single_id_is_one_row():
 # --- encode ---------------------------------------------------------------------
 
 
-def test_encode_lesson_worked_trace():
-    ids = [1, 1, 1, 0]  # token 0, embedding [0.5, -0.5, 1, 0], at position 3
-    expected = [0.6411, -1.4900, 1.0300, 0.9996]
-    np.testing.assert_allclose(encode(TABLE, ids)[3], expected, rtol=0, atol=5e-5)
-
-
 @given(tables_and_ids())
 def test_encode_is_lookup_plus_positions_and_leaves_the_table(table_and_ids):
     table, ids = table_and_ids

@@ -157,7 +157,7 @@ def _uv_lock_versions():
 
 def test_lock_txt_pins_exactly_the_versions_of_uv_lock():
     pins = {(name, version) for name, version, _ in _lock(setup_env.LOCK)}
-    assert len(pins) > 100 and pins == _uv_lock_versions()
+    assert pins and pins == _uv_lock_versions()
 
 
 def _uv(*arguments):

@@ -310,4 +310,3 @@ def test_the_walk_reaches_every_public_function():
         "init_embedding",
         "row_cosines",
     } <= names
-    assert len(names) > 80

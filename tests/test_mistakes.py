@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from posenc_lib import lookup, pos_encoding
+from posenc_lib import pos_encoding
 from posenc_lib.mistakes import (
     DESCRIPTION,
     MISTAKES,
@@ -15,9 +15,7 @@ from posenc_lib.mistakes import (
     RIGHT_LINE,
     WRONG_LINE,
     added_to_table,
-    integer_division,
     integer_power,
-    k_instead_of_pair,
     sine_only,
     swapped_sin_cos,
 )
@@ -104,15 +102,7 @@ def test_integer_power_only_matters_where_the_divisor_is_not_whole():
     assert not np.allclose(integer_power(1, 6), pos_encoding(1, 6))
 
 
-def test_integer_division_gives_every_pair_frequency_one():
-    row = integer_division(5, 8)  # (8,)
-    # numpy's SIMD sine and cosine and libm's are each within a few ulps (of 1)
-    expected = np.tile([math.sin(5), math.cos(5)], 4)
-    np.testing.assert_allclose(row, expected, rtol=0, atol=4 * np.finfo(float).eps)
-
-
 def test_swapped_and_sine_only_break_position_zero():
-    np.testing.assert_array_equal(pos_encoding(0, 4), [0, 1, 0, 1])
     np.testing.assert_array_equal(swapped_sin_cos(0, 4), [1, 0, 1, 0])
     np.testing.assert_array_equal(sine_only(0, 4), [0, 0, 0, 0])
 
@@ -120,11 +110,6 @@ def test_swapped_and_sine_only_break_position_zero():
 def test_sine_only_loses_the_constant_norm():
     norms = [float(sine_only(pos, 8) @ sine_only(pos, 8)) for pos in range(1, 6)]
     assert all(abs(norm - 4.0) > 0.05 for norm in norms)
-
-
-def test_k_instead_of_pair_splits_the_pairs_frequencies():
-    # Column 1 should be cos(3); with k in the exponent it is cos(3 / 100).
-    assert k_instead_of_pair(3, 4)[1] == pytest.approx(math.cos(0.03))
 
 
 def test_added_to_table_returns_a_view_that_writes_into_the_table():
@@ -135,13 +120,6 @@ def test_added_to_table_returns_a_view_that_writes_into_the_table():
     row += pos_encoding(3, 4)
     # the table itself now holds the encoded row (the lesson's numbers: test_embedding)
     np.testing.assert_array_equal(table[0], [0.5, -0.5, 1.0, 0.0] + pos_encoding(3, 4))
-
-
-def test_the_library_lookup_does_not_have_the_mistake():
-    table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
-    row = lookup(table, 0)
-    row += pos_encoding(3, 4)
-    np.testing.assert_array_equal(table[0], [0.5, -0.5, 1.0, 0.0])
 
 
 @pytest.mark.parametrize("mistake", POS_ENCODING_MISTAKES)

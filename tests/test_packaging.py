@@ -5,24 +5,10 @@ Its dependency lists, the locks and environment.yml: test_environment.py.
 
 import inspect
 import re
-import subprocess
-import sys
 
 import pytest
 
 import posenc_lib
-
-
-def test_import_does_not_load_plotting_or_widget_libraries():
-    code = (
-        "import sys, posenc_lib\n"
-        "heavy = ('matplotlib', 'ipywidgets')\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "[]"
 
 
 def test_all_names_are_unique_and_importable():

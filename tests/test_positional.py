@@ -46,34 +46,6 @@ def reference(positions, d_model, base=10000.0):
 # --- the card's and the lesson's numbers --------------------------------------
 
 
-def test_card_example_two_positions_width_four():
-    expected = [[0, 1, 0, 1], [0.841471, 0.540302, 0.00999983, 0.99995]]
-    result = sinusoidal_positions([0, 1], 4)
-    assert result.shape == (2, 4)
-    np.testing.assert_allclose(result, expected, rtol=0, atol=1e-6)
-
-
-def test_card_example_width_two_in_any_order():
-    expected = [[0.909297, -0.416147], [0, 1], [-0.958924, 0.283662]]
-    result = sinusoidal_positions([2, 0, 5], 2)
-    assert result.shape == (3, 2)
-    np.testing.assert_allclose(result, expected, rtol=0, atol=1e-6)
-
-
-def test_lesson_worked_trace_position_3_width_4():
-    expected = [0.1411, -0.9900, 0.0300, 0.9996]
-    np.testing.assert_array_equal(pos_encoding(3, 4).round(4), expected)
-    by_hand = [math.sin(3), math.cos(3), math.sin(0.03), math.cos(0.03)]
-    np.testing.assert_allclose(pos_encoding(3, 4), by_hand, rtol=0, atol=1e-15)
-
-
-def test_card_tap_a_position_one_with_eight_numbers():
-    row = pos_encoding(1, 8)
-    assert row.shape == (8,)
-    expected = [0.8415, 0.5403, 0.0998, 0.9950, 0.0100, 1.0000]
-    np.testing.assert_allclose(row[:6], expected, rtol=0, atol=5e-5)
-
-
 @pytest.mark.parametrize("d_model", [2, 4, 10, 512])
 @pytest.mark.parametrize("n", [1, 100], ids=["formula", "exact-run"])
 def test_position_zero_is_exactly_0_1_0_1(d_model, n):

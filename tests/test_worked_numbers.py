@@ -13,16 +13,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from posenc_lib import (
     encode,
-    one_hot,
     pos_encoding,
-    rotation_matrix,
-    similarity,
     sinusoidal_positions,
-    wavelengths,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,44 +38,6 @@ def test_the_lessons_sum_of_an_embedding_and_the_encoding():
     np.testing.assert_allclose(
         encode(table, [1, 1, 1, 0])[3], lesson, rtol=0, atol=FOUR_DECIMALS
     )
-
-
-@pytest.mark.parametrize("d_model", [2, 4, 10, 512])
-def test_position_0_is_zero_one_repeated(d_model):
-    assert pos_encoding(0, d_model).tolist() == [0.0, 1.0] * (d_model // 2)
-
-
-def test_a_one_hot_row_times_the_table_picks_that_row():
-    table = np.arange(8.0).reshape(4, 2)
-    assert (one_hot(2, 4) @ table).tolist() == [table[2].tolist()]
-
-
-@pytest.mark.parametrize("d_model", [4, 8, 64])
-def test_a_vectors_dot_product_with_itself_is_half_the_width(d_model):
-    for pos in (0, 1, 7, 1000):
-        assert similarity(pos, pos, d_model) == pytest.approx(d_model / 2, abs=1e-12)
-
-
-def test_the_dot_product_depends_only_on_the_distance():
-    by_offset = {abs(p - q): similarity(p, q, 16) for p in range(20) for q in (0, 9)}
-    for p in range(20):
-        for q in (0, 9):
-            assert similarity(p, q, 16) == pytest.approx(
-                by_offset[abs(p - q)], abs=1e-12
-            )
-
-
-def test_wavelengths_grow_from_2pi_to_tens_of_thousands():
-    lam = wavelengths(512)
-    assert lam[0] == pytest.approx(2 * math.pi)
-    assert 10_000 < lam[-1] < 10_000 * 2 * math.pi
-    np.testing.assert_allclose(lam[1:] / lam[:-1], 10_000 ** (2 / 512))
-
-
-def test_a_shift_is_a_fixed_rotation_of_each_pair():
-    for pos in (0, 5, 100):
-        shifted = rotation_matrix(3, 8) @ pos_encoding(pos, 8)
-        np.testing.assert_allclose(shifted, pos_encoding(pos + 3, 8), atol=1e-12)
 
 
 def test_the_cards_two_examples():
