@@ -62,8 +62,8 @@ with tempfile.TemporaryDirectory() as folder:
 
 
 def _grade(folder, out, jobs, mode):
-    command = [sys.executable, "-m", "posenc_lib", "grade", str(folder), "--out",
-               str(out), "--jobs", str(jobs), *MODES[mode]]  # fmt: skip
+    options = [str(folder), "--out", str(out), "--jobs", str(jobs), *MODES[mode]]
+    command = [sys.executable, "-m", "posenc_lib", "grade", *options]
     started = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True)
     return time.perf_counter() - started

@@ -68,8 +68,8 @@ def table(found):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "pytest", *TESTS, "-q", "-p",
-                   "no:cacheprovider", f"--basetemp={tmp}"]  # fmt: skip
+        options = ["-q", "-p", "no:cacheprovider", f"--basetemp={tmp}"]
+        command = [sys.executable, "-m", "pytest", *TESTS, *options]
         subprocess.run(command, cwd=ROOT, check=False)
         report = Path(tmp) / "browser-latency.txt"
         lines = report.read_text().splitlines() if report.exists() else []

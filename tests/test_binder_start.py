@@ -34,8 +34,12 @@ def test_start_is_executable_and_runs_its_arguments():
 
 
 def test_start_puts_share_jupyter_first_and_keeps_the_rest():
-    done = _run(sys.executable, "-c", "import os; print(os.environ['JUPYTER_PATH'])",
-                env={"JUPYTER_PATH": "/elsewhere"})  # fmt: skip
+    done = _run(
+        sys.executable,
+        "-c",
+        "import os; print(os.environ['JUPYTER_PATH'])",
+        env={"JUPYTER_PATH": "/elsewhere"},
+    )
     assert done.stdout.strip() == f"{SHARE}{os.pathsep}/elsewhere"
 
 

@@ -137,9 +137,16 @@ def test_gradients_match_finite_differences(positions):
         ({"d_model": 7}, ValueError, "d_model == 7, must be an even integer >= 2."),
         ({"seed": -1}, ValueError, "seed == -1, must be an integer >= 0."),
     ],
-    ids=["lag 0", "lag past the sequence", "lag float", "positions int", "steps 0",
-         "odd d_model", "negative seed"],
-)  # fmt: skip
+    ids=[
+        "lag 0",
+        "lag past the sequence",
+        "lag float",
+        "positions int",
+        "steps 0",
+        "odd d_model",
+        "negative seed",
+    ],
+)
 def test_train_refuses_bad_arguments(kwargs, error, message):
     with pytest.raises(error, match=re.escape(message)):
         train(**kwargs)
@@ -148,17 +155,30 @@ def test_train_refuses_bad_arguments(kwargs, error, message):
 @pytest.mark.parametrize(
     "tokens, error, message",
     [
-        (np.full((2, 5), 16), ValueError,
-         "tokens.flat[0] == 16, must be in [0, 16), i.e. 0 <= token_id < vocab_size."),
-        (np.full((2, 5), 1.5), TypeError,
-         "tokens.flat[0] == 1.5 (float), must be an integer token id."),
-        (np.zeros(5, int), ValueError,
-         "tokens has shape (5,), must be 2-D: (n_sequences, n_positions)."),
-        (np.zeros((2, 3), int), ValueError,
-         "tokens has 3 positions, must have more than lag == 3."),
+        (
+            np.full((2, 5), 16),
+            ValueError,
+            "tokens.flat[0] == 16, must be in [0, 16), "
+            "i.e. 0 <= token_id < vocab_size.",
+        ),
+        (
+            np.full((2, 5), 1.5),
+            TypeError,
+            "tokens.flat[0] == 1.5 (float), must be an integer token id.",
+        ),
+        (
+            np.zeros(5, int),
+            ValueError,
+            "tokens has shape (5,), must be 2-D: (n_sequences, n_positions).",
+        ),
+        (
+            np.zeros((2, 3), int),
+            ValueError,
+            "tokens has 3 positions, must have more than lag == 3.",
+        ),
     ],
     ids=["id past the vocabulary", "float ids", "1-D", "too short for the lag"],
-)  # fmt: skip
+)
 def test_evaluate_and_loss_refuse_bad_tokens(tokens, error, message):
     model = train(steps=1)[0]
     for function in (evaluate, loss_and_grads):

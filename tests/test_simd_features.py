@@ -15,9 +15,13 @@ from simd_features import found_features, umath  # noqa: E402
 def _found_with(disabled):
     env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": disabled}
     result = subprocess.run(
-        [sys.executable, str(SCRIPT)], env=env, capture_output=True, text=True,
-        timeout=60, check=True,
-    )  # fmt: skip
+        [sys.executable, str(SCRIPT)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return result.stdout.split(), result.stderr
 
 

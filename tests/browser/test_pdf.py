@@ -42,13 +42,21 @@ def printed(tmp_path_factory):
     out = tmp_path_factory.mktemp("pdf") / "course.pdf"
     done = subprocess.run(
         [sys.executable, "-m", "posenc_tools.build_pdf", "--out", str(out)],
-        capture_output=True, text=True, cwd=ROOT, timeout=900,  # only a hang
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,  # only a hang
+    )
     reader = PdfReader(out)
     notebooks = int(re.search(r"(\d+) notebooks on", done.stdout).group(1))
     text = _words(" ".join(page.extract_text() for page in reader.pages))
-    return {"done": done, "notebooks": notebooks, "sheets": len(reader.pages),
-            "text": text, "bytes": out.stat().st_size}  # fmt: skip
+    return {
+        "done": done,
+        "notebooks": notebooks,
+        "sheets": len(reader.pages),
+        "text": text,
+        "bytes": out.stat().st_size,
+    }
 
 
 def test_the_pdf_has_every_notebook_on_its_pages(printed):

@@ -31,9 +31,15 @@ from posenc_tools import (
 )
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 OUT = ROOT / "pdf" / "posenc-course.pdf"
 MARGIN = {side: "14mm" for side in ("top", "bottom", "left", "right")}
 PAGE_TIMEOUT_MS = 120_000  # only a hang: a page prints in a few seconds
@@ -80,8 +86,9 @@ def print_pages(site, pages, folder):
                 if lines:
                     clipped[course_page.href] = lines
                 target = folder / f"{number:02d}.pdf"
-                page.pdf(path=str(target), format="A4", margin=MARGIN,
-                         print_background=True)  # fmt: skip
+                page.pdf(
+                    path=str(target), format="A4", margin=MARGIN, print_background=True
+                )
                 printed.append(target)
         finally:
             browser.close()
@@ -120,8 +127,10 @@ def main(argv=None):
     start = time.perf_counter()
     pages, sheets, clipped = build(args.out)
     size = args.out.stat().st_size / 1e6
-    print(f"{args.out}: {len(pages)} notebooks on {sheets} pages, {size:.1f} MB, "
-          f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+    print(
+        f"{args.out}: {len(pages)} notebooks on {sheets} pages, {size:.1f} MB, "
+        f"{time.perf_counter() - start:.0f} s"
+    )
     for href, lines in clipped.items():
         print(
             f"  {href}: {len(lines)} code blocks wider than the page", file=sys.stderr

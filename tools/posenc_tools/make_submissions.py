@@ -163,13 +163,13 @@ HOSTILE_KINDS = {
     "loop-in-function": (
         "pos_encoding",
         "def pos_encoding(pos, d):\n    while True:\n        pass",
-    ),  # fmt: skip
+    ),
     "sys-exit": ("after-setup", "import sys\n\nsys.exit()"),
     "os-exit": ("after-setup", "import os\n\nos._exit(0)"),
     "kernel-dies": (
         "after-setup",
         "import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGKILL)",
-    ),  # fmt: skip
+    ),
     "prints-100mb": ("after-setup", 'print("x" * 100_000_000)'),
     "allocates-too-much": (
         "after-setup",
@@ -188,7 +188,7 @@ HOSTILE_KINDS = {
     "kills-grader": (
         "after-setup",
         "import os\nimport signal\n\nos.kill(os.getppid(), signal.SIGKILL)",
-    ),  # fmt: skip
+    ),
     # issue 23: ways one learner could set another's grade, or their own
     "forges-the-pipe": ("after-setup", FORGES_THE_PIPE),
     "rewrites-grades": ("after-setup", REWRITES_GRADES),

@@ -51,8 +51,11 @@ from posenc_tools.kernel import CurrentEnvKernelManager
 NOTEBOOKS = ROOT / "notebooks"
 TIMEOUT = 300  # seconds per cell
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-              "language": "python"}  # fmt: skip
+KERNELSPEC = {
+    "name": "python3",
+    "display_name": "Python 3 (ipykernel)",
+    "language": "python",
+}
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 ADDRESS_PLACEHOLDER = "0x..."
@@ -225,9 +228,11 @@ def main(argv=None):
         help="write nothing; exit 1 if re-executing would change a stored notebook",
     )
     parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1,
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
         help="notebooks run at once (default: the number of cores)",
-    )  # fmt: skip
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs == {args.jobs}, must be an integer >= 1")

@@ -256,8 +256,10 @@ def test_the_dot_product_is_the_same_for_every_pos_and_the_closed_form(states):
         closed = offset_similarity(list(range(21)), d_model)
         assert view["sim"] == [format_number(x) for x in closed]
         for pos in (0, 7, 50):
-            dots = [pos_encoding(pos, d_model) @ pos_encoding(pos + k, d_model)
-                    for k in range(21)]  # fmt: skip
+            dots = [
+                pos_encoding(pos, d_model) @ pos_encoding(pos + k, d_model)
+                for k in range(21)
+            ]
             assert view["sim"] == [format_number(x) for x in dots]
 
 
@@ -356,8 +358,9 @@ def test_nav_bar_links_previous_index_next_and_the_pages_below(tmp_path):
     _notebook(tmp_path / "solutions" / "01_a.ipynb", "Solution A")
     pages = build_site.course_pages(tmp_path)
     chapters = [p for p in pages if p.parent is None]
-    links = re.findall(r'href="([^"]+)"(?: rel="(\w+)")?', build_site.nav_bar(
-        pages[1], chapters))  # fmt: skip
+    links = re.findall(
+        r'href="([^"]+)"(?: rel="(\w+)")?', build_site.nav_bar(pages[1], chapters)
+    )
     assert links == [
         ("00_index.html", "prev"),
         ("02_b.html", "next"),

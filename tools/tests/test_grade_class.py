@@ -160,33 +160,85 @@ def test_a_file_given_twice_is_one_learner_and_one_duplicate(tmp_path):
 
 
 def test_names_that_differ_on_disk_stay_different(tmp_path, monkeypatch):
-    names = [b"\xff.ipynb", b"\\xff.ipynb", b"\\\\xff.ipynb", b"a\nb.ipynb",
-             b"a\\nb.ipynb", b"carol.ipynb", b"carol.IPYNB",
-             b"carol (carol.ipynb).ipynb"]  # fmt: skip
+    names = [
+        b"\xff.ipynb",
+        b"\\xff.ipynb",
+        b"\\\\xff.ipynb",
+        b"a\nb.ipynb",
+        b"a\\nb.ipynb",
+        b"carol.ipynb",
+        b"carol.IPYNB",
+        b"carol (carol.ipynb).ipynb",
+    ]
     _notebooks(tmp_path, *names)
     monkeypatch.chdir(tmp_path)  # paths given without a folder
     found, left_out = find_submissions(map(os.fsdecode, names))
     assert left_out == []
-    assert list(found) == sorted([
-        "\\xff", "\\\\xff", "\\\\\\\\xff", "a\\nb", "a\\\\nb",
-        "carol (./carol.ipynb)", "carol (./carol.IPYNB)", "carol (carol.ipynb)",
-    ])  # fmt: skip
+    assert list(found) == sorted(
+        [
+            "\\xff",
+            "\\\\xff",
+            "\\\\\\\\xff",
+            "a\\nb",
+            "a\\\\nb",
+            "carol (./carol.ipynb)",
+            "carol (./carol.IPYNB)",
+            "carol (carol.ipynb)",
+        ]
+    )
 
 
 def test_learner_ids_of_different_names_are_different():
-    names = [b"\xff", b"\\xff", b"\\\\xff", b"\\", b"\\\\", b"\xc3\xa9", b"\\xc3\\xa9",
-             b"\xc3", b"\\xc3", b"a\tb", b"a\\tb", b"\x1b", b"\\x1b", b"\xe2\x80\x8b",
-             b"\\u200b"]  # fmt: skip
+    names = [
+        b"\xff",
+        b"\\xff",
+        b"\\\\xff",
+        b"\\",
+        b"\\\\",
+        b"\xc3\xa9",
+        b"\\xc3\\xa9",
+        b"\xc3",
+        b"\\xc3",
+        b"a\tb",
+        b"a\\tb",
+        b"\x1b",
+        b"\\x1b",
+        b"\xe2\x80\x8b",
+        b"\\u200b",
+    ]
     ids = [learner_id(os.fsdecode(name)) for name in names]
     assert len(set(ids)) == len(names), ids
     assert all(i.isprintable() for i in ids)
 
 
 def test_feedback_pages_never_collide_even_on_a_disk_that_ignores_case():
-    names = ["a b", page_name("a b"), "a_b", "A_b", "a_B", "Ann", "ann", "ANN",
-             page_name("Ann"), ".a_b", "_a_b", ".", "..", "a.b", "a..b", "a~b",
-             "x" * 80, "x" * 81, "x" * 300, "x" * 300 + "y", "a\\b", "a/b",
-             "alice (x/alice)", "\\xff", "\\\\xff"]  # fmt: skip
+    names = [
+        "a b",
+        page_name("a b"),
+        "a_b",
+        "A_b",
+        "a_B",
+        "Ann",
+        "ann",
+        "ANN",
+        page_name("Ann"),
+        ".a_b",
+        "_a_b",
+        ".",
+        "..",
+        "a.b",
+        "a..b",
+        "a~b",
+        "x" * 80,
+        "x" * 81,
+        "x" * 300,
+        "x" * 300 + "y",
+        "a\\b",
+        "a/b",
+        "alice (x/alice)",
+        "\\xff",
+        "\\\\xff",
+    ]
     pages = [page_name(name) for name in names]
     assert len({page.lower() for page in pages}) == len(names), pages
     for page in pages:
@@ -258,8 +310,13 @@ def test_a_killed_run_leaves_the_grades_as_they_were(tmp_path, graded_before):
         "    def stop(self): pass\n"
     )
     before = _snapshot(graded_before)
-    command = [sys.executable, "-c", _KILLED, str(tmp_path / "subs"),
-               str(graded_before)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-c",
+        _KILLED,
+        str(tmp_path / "subs"),
+        str(graded_before),
+    ]
     (tmp_path / "tmp").mkdir()  # what the killed run leaves of its own
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
     done = subprocess.run(command, capture_output=True, cwd=tmp_path, env=env)
@@ -313,8 +370,14 @@ def test_merge_keeps_names_a_spreadsheet_would_have_confused(tmp_path, stand_in)
 def test_a_memory_limit_the_system_refuses_is_refused_first(tmp_path, capsys):
     (tmp_path / "alice.ipynb").write_text("{}")
     out = tmp_path / "out"
-    argv = ["grade", str(tmp_path / "alice.ipynb"), "--out", str(out),
-            "--memory-mb", "99999999999999"]  # fmt: skip
+    argv = [
+        "grade",
+        str(tmp_path / "alice.ipynb"),
+        "--out",
+        str(out),
+        "--memory-mb",
+        "99999999999999",
+    ]
     assert main(argv) == 2
     assert capsys.readouterr().err == (
         f"posenc grade: --memory-mb == 99999999999999, must be at most "
@@ -343,8 +406,7 @@ def test_seconds_that_are_not_whole_are_accepted(seconds):
 # --- the exit status tells the truth ------------------------------------------
 
 
-def test_the_summary_counts_graded_not_graded_and_left_out(tmp_path, capsys,
-                                                            stand_in):  # fmt: skip
+def test_the_summary_counts_graded_not_graded_and_left_out(tmp_path, capsys, stand_in):
     _notebooks(tmp_path / "subs", "ann.ipynb", "bad.ipynb")
     (tmp_path / "subs" / "notes.txt").write_text("")
     out = tmp_path / "out"
@@ -354,8 +416,14 @@ def test_the_summary_counts_graded_not_graded_and_left_out(tmp_path, capsys,
         "2 learners: 1 graded, 1 not graded (1 failed by the grader: exit status "
         f"3); 1 file left out; 3 of 6 tasks passed: {out}\n"
     )
-    assert main(["grade", "--merge", str(out / "grades.csv"), "--out",
-                 str(tmp_path / "all")]) == 3  # fmt: skip
+    merge = [
+        "grade",
+        "--merge",
+        str(out / "grades.csv"),
+        "--out",
+        str(tmp_path / "all"),
+    ]
+    assert main(merge) == 3
     capsys.readouterr()
     (tmp_path / "subs" / "bad.ipynb").unlink()
     assert main(["grade", str(tmp_path / "subs"), "--out", str(out)]) == 0
@@ -370,12 +438,16 @@ class _Silent(Worker):
     lines = ""
 
     def _start(self):
-        code = _SILENT.format(say=f"print({self.lines!r}, flush=True)\n" * bool(
-            self.lines))  # fmt: skip
+        code = _SILENT.format(
+            say=f"print({self.lines!r}, flush=True)\n" * bool(self.lines)
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, start_new_session=True, bufsize=0,
-        )  # fmt: skip
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+            bufsize=0,
+        )
         self.pending = b""
 
 
@@ -416,8 +488,8 @@ def test_an_ordinary_class_is_graded_with_every_file_accounted_for(tmp_path):
     (subs / "aaron").symlink_to("zoe")
     (subs / "carol.IPYNB").write_bytes(sine_only.read_bytes())
     os.mkfifo(subs / "fifo.ipynb")
-    command = [sys.executable, "-m", "posenc_lib", "grade", "subs", "--out", "out",
-               "--cell-seconds", "12.5", "--notebook-seconds", "60.5"]  # fmt: skip
+    options = "subs --out out --cell-seconds 12.5 --notebook-seconds 60.5".split()
+    command = [sys.executable, "-m", "posenc_lib", "grade", *options]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == (
@@ -426,8 +498,10 @@ def test_an_ordinary_class_is_graded_with_every_file_accounted_for(tmp_path):
         "2 learners: 2 graded, 0 not graded; 2 files left out; 5 of 6 tasks "
         "passed: out\n"
     )
-    rows = {(r["learner"], r["task"]): r["message"]
-            for r in _read(tmp_path / "out" / "grades.csv")}  # fmt: skip
+    rows = {
+        (r["learner"], r["task"]): r["message"]
+        for r in _read(tmp_path / "out" / "grades.csv")
+    }
     assert rows[("zoe", "pos_encoding")] == PASS["pos_encoding"]
     assert rows[("carol", "lookup")] == PASS["lookup"]
     sine = "pos_encoding: not right yet; this is the mistake 'sine-only'."

@@ -43,6 +43,12 @@ from posenc_lib import pos_encoding
 
 LIMITS = ["--cell-seconds", "10", "--notebook-seconds", "60", "--memory-mb", "3072"]
 
+
+def _posenc_grade(*args):
+    """The command line ``python -m posenc_lib grade ARGS...``."""
+    return [sys.executable, "-m", "posenc_lib", "grade", *map(str, args)]
+
+
 PASS = {
     "lookup": "lookup: passed all 5 cases.",
     "pos_encoding": "pos_encoding: passed all 7 cases.",
@@ -78,8 +84,13 @@ def _expected_rows():
 
     names = {kind: f"{n:03d}-{kind}" for n, kind in enumerate(ALL_KINDS)}
     all_pass(names["right"])
-    for mistake in ("k-instead-of-pair", "swapped-sin-cos", "sine-only",
-                    "integer-division", "integer-power"):  # fmt: skip
+    for mistake in (
+        "k-instead-of-pair",
+        "swapped-sin-cos",
+        "sine-only",
+        "integer-division",
+        "integer-power",
+    ):
         all_pass(names[mistake])
         message = f"pos_encoding: not right yet; this is the mistake '{mistake}'."
         put(names[mistake], "pos_encoding", False, message, mistake)
@@ -178,9 +189,9 @@ def graded(tmp_path_factory):
     _DIGESTS.update(_digests(folder / "submissions"))
     (folder / "tmp").mkdir()
     env = {**os.environ, "TMPDIR": str(folder / "tmp")}
-    command = [sys.executable, "-m", "posenc_lib", "grade",
-               str(folder / "submissions"), "--out", str(folder / "out"),
-               "--jobs", "2", *LIMITS]  # fmt: skip
+    command = _posenc_grade(
+        folder / "submissions", "--out", folder / "out", "--jobs", 2, *LIMITS
+    )
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     return folder, done
@@ -201,9 +212,10 @@ def test_the_csv_says_what_happened_to_every_submission(graded):
 def test_the_summary_line_counts_learners_and_passes(graded):
     _, done = graded
     passed = sum(
-        values[0] == "True" for tasks in _expected_rows().values()
+        values[0] == "True"
+        for tasks in _expected_rows().values()
         for values in tasks.values()
-    )  # fmt: skip
+    )
     not_graded = sum(
         all(values[3].startswith("not graded") for values in tasks.values())
         for tasks in _expected_rows().values()
@@ -321,10 +333,10 @@ def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_pat
     nothing; the right answer's cells take milliseconds, far below 3 s each.
     """
     write_submissions(tmp_path / "subs", ("ignores-interrupt", "right"))
-    limits = ["--cell-seconds", "3", "--notebook-seconds", "6",
-              "--worker-margin-seconds", "1"]  # fmt: skip
-    command = [sys.executable, "-m", "posenc_lib", "grade", str(tmp_path / "subs"),
-               "--out", str(tmp_path / "out"), "--jobs", "1", *limits]  # fmt: skip
+    limits = "--cell-seconds 3 --notebook-seconds 6 --worker-margin-seconds 1".split()
+    command = _posenc_grade(
+        tmp_path / "subs", "--out", tmp_path / "out", "--jobs", 1, *limits
+    )
     (tmp_path / "tmp").mkdir()
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
     subprocess.run(command, check=True, capture_output=True, env=env)
@@ -348,8 +360,9 @@ def test_shards_split_the_class_and_merge_joins_them(tmp_path):
     outs = []
     for shard in ("1/2", "2/2"):
         out = tmp_path / shard.replace("/", "of")
-        command = [sys.executable, "-m", "posenc_lib", "grade", str(tmp_path / "subs"),
-                   "--out", str(out), "--shard", shard, *LIMITS]  # fmt: skip
+        command = _posenc_grade(
+            tmp_path / "subs", "--out", out, "--shard", shard, *LIMITS
+        )
         subprocess.run(command, check=True, capture_output=True)
         outs.append(out / "grades.csv")
     learners = [{row["learner"] for row in _read(path)} for path in outs]
@@ -477,8 +490,10 @@ def test_a_learner_whose_grading_failed_still_gets_rows(tmp_path, monkeypatch):
 
 
 def test_a_cell_a_spreadsheet_would_evaluate_is_written_as_text(tmp_path):
-    rows = [dict.fromkeys(COLUMNS, "") | {"learner": "=1+1", "task": "lookup",
-                                          "message": "@SUM(A1)"}]  # fmt: skip
+    rows = [
+        dict.fromkeys(COLUMNS, "")
+        | {"learner": "=1+1", "task": "lookup", "message": "@SUM(A1)"}
+    ]
     write_csv(rows, tmp_path / "g.csv")
     assert _read(tmp_path / "g.csv")[0]["learner"] == "'=1+1"
     assert _read(tmp_path / "g.csv")[0]["message"] == "'@SUM(A1)"
@@ -499,8 +514,12 @@ def test_the_csv_is_sorted_by_learner_then_task(tmp_path):
     ]
     write_csv(rows, tmp_path / "g.csv")
     got = [(row["learner"], row["task"]) for row in _read(tmp_path / "g.csv")]
-    assert got == [("a", "lookup"), ("a", "sinusoidal_positions"),
-                   ("b", "lookup"), ("b", "sinusoidal_positions")]  # fmt: skip
+    assert got == [
+        ("a", "lookup"),
+        ("a", "sinusoidal_positions"),
+        ("b", "lookup"),
+        ("b", "sinusoidal_positions"),
+    ]
 
 
 def _readme_nbgrader_cell():
@@ -534,20 +553,24 @@ def test_the_readmes_nbgrader_cell_names_the_mistake_of_a_wrong_answer():
         ("--jobs", "0", "0, must be an integer >= 1"),
     ],
 )
-def test_a_bad_limit_is_refused_before_any_grading(tmp_path, capsys, option, value,
-                                                   expected):  # fmt: skip
+def test_a_bad_limit_is_refused_before_any_grading(
+    tmp_path, capsys, option, value, expected
+):
     from posenc_lib.__main__ import main
 
     (tmp_path / "alice.ipynb").write_text("{}")
     out = tmp_path / "out"
-    assert main(["grade", str(tmp_path / "alice.ipynb"), "--out", str(out),
-                 option, value]) == 2  # fmt: skip
+    assert (
+        main(["grade", str(tmp_path / "alice.ipynb"), "--out", str(out), option, value])
+        == 2
+    )
     assert capsys.readouterr().err.startswith(f"posenc grade: {option} == {expected}")
     assert not out.exists()  # nobody was graded, nobody was blamed
 
 
-def test_without_a_sandbox_grading_refuses_unless_unsandboxed(tmp_path, capsys,
-                                                              monkeypatch):  # fmt: skip
+def test_without_a_sandbox_grading_refuses_unless_unsandboxed(
+    tmp_path, capsys, monkeypatch
+):
     from posenc_tools.grading import box
 
     from posenc_lib.__main__ import main
@@ -563,8 +586,19 @@ def test_without_a_sandbox_grading_refuses_unless_unsandboxed(tmp_path, capsys,
         "unisolated.\n"
     )
     assert not (out / "grades.csv").exists()
-    assert main(["grade", str(tmp_path / "subs"), "--out", str(out),
-                 "--unsandboxed", *LIMITS]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "grade",
+                str(tmp_path / "subs"),
+                "--out",
+                str(out),
+                "--unsandboxed",
+                *LIMITS,
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().err.startswith("posenc grade: --unsandboxed: ")
     assert [row["message"] for row in _read(out / "grades.csv")] == [
         _missing(task) for task in PASS
@@ -578,16 +612,21 @@ def test_every_file_gets_rows_under_a_name_of_its_own(tmp_path):
     write_submissions(tmp_path / "made", ("right", "sine-only", "other-course"))
     right, sine_only, other = sorted((tmp_path / "made").iterdir())
     subs = tmp_path / "subs"
-    sources = [(b"flat/\xff\xfe.ipynb", right), (b"flat/a b.ipynb", sine_only),
-               (b"flat/a_b.ipynb", right), (b"flat/=1+1.ipynb", other),
-               (b"x/alice/03_exercise.ipynb", right),
-               (b"y/alice/03_exercise.ipynb", sine_only)]  # fmt: skip
+    sources = [
+        (b"flat/\xff\xfe.ipynb", right),
+        (b"flat/a b.ipynb", sine_only),
+        (b"flat/a_b.ipynb", right),
+        (b"flat/=1+1.ipynb", other),
+        (b"x/alice/03_exercise.ipynb", right),
+        (b"y/alice/03_exercise.ipynb", sine_only),
+    ]
     for name, source in sources:
         path = subs / os.fsdecode(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(source, path)
-    command = [sys.executable, "-m", "posenc_lib", "grade", "flat", "x", "y",
-               "--out", str(tmp_path / "out"), "--jobs", "2", *LIMITS]  # fmt: skip
+    command = _posenc_grade(
+        "flat", "x", "y", "--out", tmp_path / "out", "--jobs", 2, *LIMITS
+    )
     done = subprocess.run(command, capture_output=True, text=True, cwd=subs)
     assert done.returncode == 0, done.stderr
     rows = _read(tmp_path / "out" / "grades.csv")
@@ -596,9 +635,13 @@ def test_every_file_gets_rows_under_a_name_of_its_own(tmp_path):
         passed.setdefault(row["learner"], []).append(row["passed"] == "True")
     sine = [True, False, True]
     assert passed == {
-        "'=1+1": [False] * 3, "\\xff\\xfe": [True] * 3, "a b": sine,
-        "a_b": [True] * 3, "alice (x/alice)": [True] * 3, "alice (y/alice)": sine,
-    }  # fmt: skip
+        "'=1+1": [False] * 3,
+        "\\xff\\xfe": [True] * 3,
+        "a b": sine,
+        "a_b": [True] * 3,
+        "alice (x/alice)": [True] * 3,
+        "alice (y/alice)": sine,
+    }
     pages = list((tmp_path / "out" / "feedback").glob("*.html"))
     assert len(pages) == 6
 
@@ -635,14 +678,27 @@ def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path)
     box.mkdir(), run.mkdir()
     secret = tmp_path / "submissions"
     secret.mkdir()
-    command = [*box_command(box, make_stub(run)), sys.executable, "-c", _IN_THE_BOX,
-               str(secret), str(run), str(ROOT / "README.md"),
-               str(ROOT / "tools" / "posenc_tools" / "grading")]  # fmt: skip
+    command = [
+        *box_command(box, make_stub(run)),
+        sys.executable,
+        "-c",
+        _IN_THE_BOX,
+        str(secret),
+        str(run),
+        str(ROOT / "README.md"),
+        str(ROOT / "tools" / "posenc_tools" / "grading"),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, cwd=box)
     seen = json.loads(done.stdout)
     assert seen["pids"] == ["1", "2"]  # bwrap's init and this process
-    assert seen["env"] == ["HOME", "LANG", "MPLBACKEND", "PATH", "PWD",
-                           "PYTHONDONTWRITEBYTECODE"]  # fmt: skip
+    assert seen["env"] == [
+        "HOME",
+        "LANG",
+        "MPLBACKEND",
+        "PATH",
+        "PWD",
+        "PYTHONDONTWRITEBYTECODE",
+    ]
     assert seen["hidden"] == [False] * 4
     assert seen["network"] is False
     assert seen["written"] == ["own-file"]
@@ -670,11 +726,18 @@ def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
     from posenc_tools.grading.box import box_command, make_stub
 
     nb = json.loads((ROOT / "notebooks" / "03_exercise.ipynb").read_text("utf-8"))
-    setup = next("".join(c["source"]) for c in nb["cells"]
-                 if "setup_notebook()" in "".join(c["source"]))  # fmt: skip
+    setup = next(
+        "".join(c["source"])
+        for c in nb["cells"]
+        if "setup_notebook()" in "".join(c["source"])
+    )
     (tmp_path / "box").mkdir()
-    command = [*box_command(tmp_path / "box", make_stub(tmp_path)), sys.executable,
-               "-c", setup + "\nprint(check_lookup(None))"]  # fmt: skip
+    command = [
+        *box_command(tmp_path / "box", make_stub(tmp_path)),
+        sys.executable,
+        "-c",
+        setup + "\nprint(check_lookup(None))",
+    ]
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "check_lookup: not run while the exercise is graded.\n"

@@ -143,8 +143,12 @@ def _run_script(clone, *args):
     env = {**os.environ, "PYTHONPATH": f"{clone}{os.pathsep}{clone / 'tools'}"}
     return subprocess.run(
         [sys.executable, "-m", "posenc_tools.run_notebooks", "--jobs", "1", *args],
-        cwd=clone, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_a_clone_at_another_path_is_up_to_date(tmp_path):

@@ -316,11 +316,13 @@ def _serve(requests, answers, limits):
                 say({"live": [kernel.folder.name, spare.folder.name]})
                 shutil.copy(path, Path(kernel.folder.name) / path.name)
                 result = grade_notebook(
-                    nb, kernel, cell_timeout=limits["cell_timeout"],
+                    nb,
+                    kernel,
+                    cell_timeout=limits["cell_timeout"],
                     notebook_timeout=limits["notebook_timeout"],
                     tell=lambda cell: say({"running": cell}),
                     ready=lambda: say({"ready": True}),
-                )  # fmt: skip
+                )
             except Exception as exc:  # a kernel that would not start, ...
                 result = {"status": "worker-died", "detail": type(exc).__name__}
             finally:

@@ -39,17 +39,23 @@ class Worker:
         self.live = []  # the folders of its kernels, as it last said
 
     def _start(self):
-        limits = json.dumps({
-            "cell_timeout": self.limits.cell_seconds,
-            "notebook_timeout": self.limits.notebook_seconds,
-            "memory_mb": self.limits.memory_mb,
-            "stub": None if self.stub is None else str(self.stub),
-        })  # fmt: skip
+        limits = json.dumps(
+            {
+                "cell_timeout": self.limits.cell_seconds,
+                "notebook_timeout": self.limits.notebook_seconds,
+                "memory_mb": self.limits.memory_mb,
+                "stub": None if self.stub is None else str(self.stub),
+            }
+        )
         command = [sys.executable, "-m", "posenc_tools.grading._grade_worker", limits]
         self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, start_new_session=True, bufsize=0,
-        )  # fmt: skip
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            bufsize=0,
+        )
         self.pending = b""
 
     def grade(self, notebook):

@@ -42,8 +42,16 @@ import posenc_lib
 __all__ = ["BoxKernelManager", "box_command", "make_stub", "sandbox_problem"]
 
 _PACKAGE = Path(posenc_lib.__file__).resolve().parent  # the learner's package
-_ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf",
-        "passwd", "group", "hosts")  # fmt: skip
+_ETC = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "nsswitch.conf",
+    "passwd",
+    "group",
+    "hosts",
+)
 TMP_BYTES = 64 * 2**20  # the box's private /tmp
 
 
@@ -58,8 +66,8 @@ def sandbox_problem():
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
-    trial = [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
-             "--proc", "/proc", "--dev", "/dev", "true"]  # fmt: skip
+    options = "--unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev"
+    trial = [bwrap, *options.split(), "true"]
     try:
         done = subprocess.run(trial, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -199,18 +207,26 @@ def box_command(box, stub):
     # first the private /tmp and the box's parent (so "../" is private too), then
     # what is bound: a tmpfs mounted later would hide a venv or the stub under it
     private = ["/tmp", *{str(Path(box).parent)} - {"/tmp"}]
-    scratch = [arg for path in private
-               for arg in ("--size", str(TMP_BYTES), "--tmpfs", path)]  # fmt: skip
+    scratch = [
+        arg for path in private for arg in ("--size", str(TMP_BYTES), "--tmpfs", path)
+    ]
+    env = {
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "PATH": f"{venv_bin}:/usr/bin:/bin",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "MPLBACKEND": "Agg",
+    }
     return [
         shutil.which("bwrap") or "bwrap",
-        "--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-        "--dev", "/dev", "--proc", "/proc", *scratch,
-        *_system_mounts(), *_python_mounts(stub),
-        "--bind", box, box, "--remount-ro", "/", "--chdir", box,
-        "--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8",
-        "--setenv", "PATH", f"{venv_bin}:/usr/bin:/bin",
-        "--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "MPLBACKEND", "Agg",
-    ]  # fmt: skip
+        *("--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session"),
+        *("--dev", "/dev", "--proc", "/proc"),
+        *scratch,
+        *_system_mounts(),
+        *_python_mounts(stub),
+        *("--bind", box, box, "--remount-ro", "/", "--chdir", box, "--clearenv"),
+        *(arg for name, value in env.items() for arg in ("--setenv", name, value)),
+    ]
 
 
 class _BoxKernelSpecs(KernelSpecManager):

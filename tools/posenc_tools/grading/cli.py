@@ -41,10 +41,11 @@ def parser():
         "submissions", nargs="*", help="notebooks, learner folders, or folders of them"
     )
     parser.add_argument(
-        "--out", required=True,
+        "--out",
+        required=True,
         help="output folder; its grades.csv and feedback/ are replaced when the "
         "run is complete",
-    )  # fmt: skip
+    )
     parser.add_argument("--jobs", type=int, default=None, help="default: the cores")
     parser.add_argument("--shard", default=None, help="I/N: every N-th, from the I-th")
     parser.add_argument(
@@ -52,26 +53,32 @@ def parser():
     )
     defaults = Limits()
     parser.add_argument(
-        "--cell-seconds", type=float, default=defaults.cell_seconds,
+        "--cell-seconds",
+        type=float,
+        default=defaults.cell_seconds,
         help="each cell and each check; rounded up to whole seconds",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--notebook-seconds", type=float, default=defaults.notebook_seconds
     )
     parser.add_argument(
-        "--memory-mb", type=int, default=defaults.memory_mb,
+        "--memory-mb",
+        type=int,
+        default=defaults.memory_mb,
         help="address space of each worker and each kernel; at most what the "
         "system allows (the hard RLIMIT_AS)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--worker-margin-seconds", type=float,
+        "--worker-margin-seconds",
+        type=float,
         default=defaults.worker_margin_seconds,
         help="how much longer than its limits a learner's grading may take",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--unsandboxed", action="store_true",
+        "--unsandboxed",
+        action="store_true",
         help="where no sandbox can be made: run learners' code as you, unisolated",
-    )  # fmt: skip
+    )
     return parser
 
 
@@ -98,13 +105,22 @@ def grade_main(args):
                 parse_shard(args.shard)
             if args.jobs is not None and args.jobs < 1:
                 raise ValueError(f"--jobs == {args.jobs}, must be an integer >= 1.")
-            limits = Limits(args.cell_seconds, args.notebook_seconds, args.memory_mb,
-                            args.worker_margin_seconds)  # fmt: skip
+            limits = Limits(
+                args.cell_seconds,
+                args.notebook_seconds,
+                args.memory_mb,
+                args.worker_margin_seconds,
+            )
             progress = _progress if sys.stderr.isatty() else None
             rows, left_out = grade(
-                args.submissions, args.out, jobs=args.jobs, limits=limits,
-                shard=args.shard, progress=progress, unsandboxed=args.unsandboxed,
-            )  # fmt: skip
+                args.submissions,
+                args.out,
+                jobs=args.jobs,
+                limits=limits,
+                shard=args.shard,
+                progress=progress,
+                unsandboxed=args.unsandboxed,
+            )
     except (OSError, ValueError, TypeError, ImportError) as exc:
         print(f"posenc grade: {exc}", file=sys.stderr)
         return 2
@@ -118,9 +134,11 @@ def _report(counts, rows, left_out, out):
     graded, not_graded, failed = counts
     blamed = f" ({failed} failed by the grader: exit status 3)" if failed else ""
     passed = sum(row["passed"] in (True, "True") for row in rows)
-    print(f"{_count(graded + not_graded, 'learner')}: {graded} graded, "
-          f"{not_graded} not graded{blamed}; {_count(len(left_out), 'file')} left "
-          f"out; {passed} of {len(rows)} tasks passed: {out}")  # fmt: skip
+    print(
+        f"{_count(graded + not_graded, 'learner')}: {graded} graded, "
+        f"{not_graded} not graded{blamed}; {_count(len(left_out), 'file')} left "
+        f"out; {passed} of {len(rows)} tasks passed: {out}"
+    )
     return 3 if failed else 0
 
 

@@ -129,8 +129,11 @@ def _verdict(result, task):
     verdict = result["verdicts"][task]
     if "error" in verdict:
         return {"passed": False, "message": f"not graded: {verdict['error']}"}
-    texts = [verdict["message"], verdict.get("mistake") or "",
-             verdict.get("convention") or ""]  # fmt: skip
+    texts = [
+        verdict["message"],
+        verdict.get("mistake") or "",
+        verdict.get("convention") or "",
+    ]
     if (
         not all(isinstance(t, str) for t in texts)
         or type(verdict["passed"]) is not bool
@@ -148,12 +151,17 @@ def _rows(learner, result, seconds):
         failed = result.get("failed")
         if result.get("status") == "graded" and failed:
             first_line += f" [cell {failed['index']} failed: {failed['error']}]"
-        rows.append({
-            "learner": learner, "task": task, "passed": verdict["passed"],
-            "mistake": verdict.get("mistake") or "",
-            "convention": verdict.get("convention") or "",
-            "seconds": f"{seconds:.2f}", "message": first_line,
-        })  # fmt: skip
+        rows.append(
+            {
+                "learner": learner,
+                "task": task,
+                "passed": verdict["passed"],
+                "mistake": verdict.get("mistake") or "",
+                "convention": verdict.get("convention") or "",
+                "seconds": f"{seconds:.2f}",
+                "message": first_line,
+            }
+        )
     return rows
 
 
@@ -181,9 +189,12 @@ def _feedback_page(learner, result, rows):
             f"<p><b>{html.escape(str(failed['error']))}</b></p>"
         )
     style = "body{font-family:sans-serif;max-width:50em;margin:2em auto}"
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Feedback: "
-            f"{html.escape(learner)}</title><style>{style}</style></head><body>"
-            + "\n".join(parts) + "</body></html>")  # fmt: skip
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>Feedback: "
+        f"{html.escape(learner)}</title><style>{style}</style></head><body>"
+        + "\n".join(parts)
+        + "</body></html>"
+    )
 
 
 def _grade_one(learner, notebook, out, idle):
@@ -233,8 +244,10 @@ def _box_stub(run, unsandboxed):
     from .box import make_stub, sandbox_problem
 
     if unsandboxed:
-        warning = ("posenc grade: --unsandboxed: learners' code runs as you, with "
-                   "your files and network, and can change any grade.")  # fmt: skip
+        warning = (
+            "posenc grade: --unsandboxed: learners' code runs as you, with "
+            "your files and network, and can change any grade."
+        )
         print(warning, file=sys.stderr)
         return None
     problem = sandbox_problem()
@@ -263,8 +276,9 @@ def _copy_all(submissions, folder, left_out):
     return copies
 
 
-def grade(paths, out, *, jobs=None, limits=None, shard=None, progress=None,
-          unsandboxed=False):  # fmt: skip
+def grade(
+    paths, out, *, jobs=None, limits=None, shard=None, progress=None, unsandboxed=False
+):
     """Grade every submission under ``paths``; write ``out/grades.csv`` and feedback.
 
     Parameters
@@ -419,9 +433,14 @@ def write_csv(rows, path):
     rows.sort(key=lambda r: (r["learner"], order.get(r["task"], 99)))
     path = Path(path)
     with tempfile.NamedTemporaryFile(
-        "w", dir=path.parent, prefix=".grades-", suffix=".csv", delete=False,
-        newline="", encoding="utf-8",
-    ) as file:  # fmt: skip
+        "w",
+        dir=path.parent,
+        prefix=".grades-",
+        suffix=".csv",
+        delete=False,
+        newline="",
+        encoding="utf-8",
+    ) as file:
         writer = csv.DictWriter(file, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
