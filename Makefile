@@ -14,9 +14,15 @@ HOST   := 127.0.0.1
 PORT   ?= 8888
 VOILA_PORT ?= 8866
 
-# The whole suite: the library's tests and doctests, and every notebook under nbval.
-PYTEST := -m pytest posenc_lib tools tests notebooks --nbval --nbval-current-env \
-	--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider
+# pytest with nbval (every notebook re-run, its outputs compared) on every core:
+# pytest-xdist starts WORKERS processes (WORKERS=0: one, in-process); conftest.py
+# keeps each file in one worker (a notebook's cells share one kernel) and hands
+# out the longest first. A hung test fails after pyproject.toml's timeout.
+WORKERS ?= auto
+PYTEST := -m pytest --nbval --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg \
+	-p no:cacheprovider -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+# The whole suite: the library's and the tools' tests and doctests, every notebook.
+SUITE := posenc_lib tools tests notebooks
 
 .PHONY: lab test check notebook test-oldest test-baseline-simd test-latest lock notebooks explorer site slides bench \
 	bench-grading lint format solutions browser-deps clean pdf
@@ -34,46 +40,48 @@ lab: $(STAMP)
 test: $(STAMP) browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python $(PYTEST) $(PYTEST_ARGS)
+	$(BIN)/python $(PYTEST) $(SUITE) $(PYTEST_ARGS)
 
-# The suite (browser tests aside) with the lowest versions pyproject.toml declares
-# for numpy, matplotlib and ipywidgets (requirements/oldest.txt), in .venv-oldest.
+# The library's API with the lowest versions pyproject.toml declares for numpy,
+# matplotlib and ipywidgets (requirements/oldest.txt), in .venv-oldest: the suite
+# but the browser tests and the slow ones (the grader's boxes, the wheel, the
+# environments: the course's own tools and environment, which make test runs).
 # Needs Python 3.10 or 3.11 (numpy 1.24 has no wheels for later ones):
 # make test-oldest OLDEST_PYTHON=python3.10
 OLDEST_PYTHON ?= $(PYTHON)
 test-oldest: .venv-oldest/.installed
-	.venv-oldest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
+	.venv-oldest/bin/python $(PYTEST) $(SUITE) -m "not browser and not slow" \
+		$(PYTEST_ARGS)
 
 .venv-oldest/.installed: requirements/oldest.txt $(SETUP_INPUTS)
 	$(OLDEST_PYTHON) $(SETUP) .venv-oldest oldest
 	touch $@
 
-# The numerical tests, the doctests and every notebook under nbval (text and
-# PNGs) with numpy's SIMD dispatch lowered to the baseline of its build: every
-# feature numpy.show_runtime() finds above it is disabled, so sin, cos, exp, ...
-# take the code paths of a CPU without them (their last bits differ). Leaves out
-# what is not numerical and slow: the browser tests, the tests that start
-# processes (grading, the CLI's signals, the wheel, the environments, the site),
-# and the figures' geometry and widgets (what they draw is the library's numbers,
-# tested here, and their pictures are compared here by nbval).
-BASELINE_SKIP := tests/browser tests/test_grading.py tools/tests/test_verdicts.py \
-	tests/test_adversarial_cli.py tests/test_adversarial_cli_child.py \
-	tests/test_adversarial_checkers_child.py tests/test_wheel.py tests/test_packaging.py \
-	tests/test_environment.py tests/test_setup_env.py tests/test_ci_workflow.py \
-	tests/test_binder_start.py tests/test_run_notebooks.py tests/test_rooms.py \
-	tests/test_build_site.py tests/test_lecture.py $(wildcard tests/test_figures_*.py)
+# The numbers again, with numpy's SIMD dispatch lowered to the baseline of its
+# build: every feature numpy.show_runtime() finds above it is disabled, so sin,
+# cos, exp, ... take the code paths of a CPU without them (their last bits
+# differ). Runs what those last bits can change: the doctests, every notebook
+# under nbval (text and PNGs), and the tests of numbers (the encoding, its exact
+# path, the worked numbers, the properties, attention, the conventions, the
+# mistakes, the trainings, and the checkers, which judge a learner's numbers).
+# Not the rest: files, messages, figures' geometry, processes, browsers.
+BASELINE_TESTS := posenc_lib notebooks $(addprefix tests/test_,$(addsuffix .py, \
+	worked_numbers positional exact properties embedding attention conventions \
+	mistakes lookback word_vectors simd_features adversarial_exactness \
+	adversarial_library exercise_checkers exercise_usual_bugs exercise_commands \
+	exercise_diff))
 test-baseline-simd: $(STAMP)
 	@features="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python scripts/simd_features.py)"; \
 	echo "NPY_DISABLE_CPU_FEATURES=\"$$features\""; \
 	POSENC_BASELINE_SIMD=1 NPY_DISABLE_CPU_FEATURES="$$features" \
-		$(BIN)/python $(PYTEST) -m "not browser" \
-		$(addprefix --ignore=,$(BASELINE_SKIP)) $(PYTEST_ARGS)
+		$(BIN)/python $(PYTEST) $(BASELINE_TESTS) -m "not browser and not slow" \
+		$(PYTEST_ARGS)
 
 # The suite (browser tests aside) with the newest release of everything, no lock,
 # in .venv-latest (upgraded on every run): what `make lock UPGRADE=1` would bring.
 test-latest:
 	$(PYTHON) $(SETUP) .venv-latest latest
-	.venv-latest/bin/python $(PYTEST) -m "not browser" $(PYTEST_ARGS)
+	.venv-latest/bin/python $(PYTEST) $(SUITE) -m "not browser" $(PYTEST_ARGS)
 
 # Regenerate uv.lock (uv lock), requirements/lock.txt (uv export of it, for pip and
 # conda users), oldest.txt and minimums.txt after a change of pyproject.toml (keeps
@@ -97,11 +105,12 @@ notebook: $(STAMP)
 		--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider -q
 
 # The maintainer's fast loop: lint, the library's and tools' tests and doctests,
-# every notebook under nbval; no browser, no grading boxes.
+# every notebook under nbval; no browser, nothing marked slow (the grader's boxes,
+# the wheel, the environments: make test runs them).
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python $(PYTEST) -m "not browser and not slow" $(PYTEST_ARGS)
+	$(BIN)/python $(PYTEST) $(SUITE) -m "not browser and not slow" $(PYTEST_ARGS)
 
 # Serve the lecture explorer as a standalone app (code hidden) with Voila; the
 # template in share/jupyter/voila/templates/posenc fetches nothing from the internet.

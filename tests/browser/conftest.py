@@ -10,6 +10,10 @@ also when a test fails.
 Without ``/usr/bin/chromium`` or the ``playwright`` package the tests skip with a
 message saying what to install, unless ``POSENC_REQUIRE_BROWSER=1`` (CI), where
 they fail instead.
+
+The web edition and the slides are built once per session (``site``, ``slides``);
+under pytest-xdist the files of the tests that use them run in one worker, which
+starts on them first (``STATIC_SITE`` in the root conftest.py).
 """
 
 import json
@@ -23,6 +27,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import namedtuple
 from pathlib import Path
 
 import pytest
@@ -307,26 +312,51 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-_LATENCIES = []  # (label, summary line), filled by the tests, printed at the end
-
-
 @pytest.fixture(scope="session")
-def latency_report(tmp_path_factory):
-    """Call ``latency_report(line)``: printed now, in the summary and to a file."""
+def latency_report(tmp_path_factory, pytestconfig):
+    """Call ``latency_report(line)``: printed now, in the summary and to a file.
+
+    The summary is the root conftest's (``posenc_summary``), which gathers the
+    lines of every xdist worker.
+    """
     path = tmp_path_factory.getbasetemp() / "browser-latency.txt"
 
     def report(line):
         print(line)
-        _LATENCIES.append(line)
+        pytestconfig.posenc_summary["latencies"].append(line)
         with open(path, "a") as file:
             file.write(line + "\n")
 
     yield report
 
 
-def pytest_terminal_summary(terminalreporter):
-    """Slider-step latencies, shown whether or not pytest captures output."""
-    if _LATENCIES:
-        terminalreporter.section("slider step -> updated output (report, no limit)")
-        for line in _LATENCIES:
-            terminalreporter.write_line(line)
+# ---------------------------------------------------------------- built once
+
+Site = namedtuple("Site", "root seconds pages")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The web edition (``make site``), built once into a temporary directory.
+
+    MathJax's npm tarball is fetched first (once per checkout, a download whose
+    time depends on the network), so ``seconds`` is the build itself.
+    """
+    from posenc_tools import build_site
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    build_site.mathjax_tarball()
+    start = time.perf_counter()
+    pages = build_site.build(out)
+    return Site(out, time.perf_counter() - start, pages)
+
+
+@pytest.fixture(scope="session")
+def slides(tmp_path_factory):
+    """The lecture's slides (``make slides``), built once: the page's path."""
+    from posenc_tools import build_slides
+
+    html = build_slides.build(out=tmp_path_factory.mktemp("slides") / "slides")
+    links = [line for line in html.read_text().splitlines() if "src=" in line]
+    assert not [line for line in links if "https://" in line or "http://" in line]
+    return html

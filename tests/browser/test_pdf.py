@@ -1,8 +1,9 @@
 """posenc_tools.build_pdf (make pdf): the course printed to one PDF, offline.
 
-The site is built and every page printed by headless Chromium (about 40 s);
-the PDF must have pages, no code block wider than its sheet, and the text of a
-folded "Why?" answer, which only an opened ``<details>`` prints.
+The session's site (tests/browser/conftest.py) is printed page by page by
+headless Chromium (about 30 s); the PDF must have pages, no code block wider than
+its sheet, and the text of a folded "Why?" answer, which only an opened
+``<details>`` prints.
 """
 
 import re
@@ -35,18 +36,14 @@ def _folded_answer():
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory):
+def printed(tmp_path_factory, site):
     """``make pdf``'s script, in a process of its own (its own Playwright)."""
     from pypdf import PdfReader
 
     out = tmp_path_factory.mktemp("pdf") / "course.pdf"
-    done = subprocess.run(
-        [sys.executable, "-m", "posenc_tools.build_pdf", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,  # only a hang
-    )
+    command = [sys.executable, "-m", "posenc_tools.build_pdf", "--out", str(out)]
+    run = {"capture_output": True, "text": True, "cwd": ROOT, "timeout": 900}
+    done = subprocess.run([*command, "--site", str(site.root)], **run)  # 900 s: a hang
     reader = PdfReader(out)
     notebooks = int(re.search(r"(\d+) notebooks on", done.stdout).group(1))
     text = _words(" ".join(page.extract_text() for page in reader.pages))

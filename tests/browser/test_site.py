@@ -13,7 +13,6 @@ import importlib.util
 import pkgutil
 import re
 import threading
-import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -45,20 +44,6 @@ def find_in_posenc_lib(name):
         if found is not None and getattr(found, "__module__", None) == info.name:
             return found
     raise LookupError(f"nothing called {name} in posenc_lib")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The site, built once into a temporary directory; ``(path, seconds, pages)``.
-
-    MathJax's npm tarball is fetched first (once per checkout, a download whose
-    time depends on the network), so ``seconds`` is the build itself.
-    """
-    out = tmp_path_factory.mktemp("site") / "site"
-    build_site.mathjax_tarball()
-    start = time.perf_counter()
-    pages = build_site.build(out)
-    return out, time.perf_counter() - start, pages
 
 
 @pytest.fixture(scope="module")

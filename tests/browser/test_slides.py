@@ -103,16 +103,6 @@ def _png_text_sizes():
     return {png.strip(): size[:2] for png, size in zip(pngs, sizes, strict=True)}
 
 
-@pytest.fixture(scope="module")
-def slides(tmp_path_factory):
-    from posenc_tools import build_slides
-
-    html = build_slides.build(out=tmp_path_factory.mktemp("slides") / "slides")
-    links = [line for line in html.read_text().splitlines() if "src=" in line]
-    assert not [line for line in links if "https://" in line or "http://" in line]
-    return html
-
-
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_slides_offline_every_slide(
     browser, slides, viewport, tmp_path, latency_report

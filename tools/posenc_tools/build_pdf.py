@@ -1,9 +1,10 @@
 """The course as one PDF, offline: ``make pdf`` writes ``pdf/posenc-course.pdf``.
 
-    python -m posenc_tools.build_pdf [--out pdf/posenc-course.pdf]
+    python -m posenc_tools.build_pdf [--out pdf/posenc-course.pdf] [--site site]
 
-Builds the web edition (``posenc_tools.build_site``, from the stored outputs) and
-prints each of its pages, in course order, with the same headless Chromium the
+Builds the web edition (``posenc_tools.build_site``, from the stored outputs), or
+takes one already built (``--site``, e.g. ``make site``'s), and prints each of its
+pages, in course order, with the same headless Chromium the
 browser tests use (Debian's ``/usr/bin/chromium`` through Playwright), then
 joins the pages into one file with pypdf. For print, every page
 
@@ -106,16 +107,20 @@ def join(pdfs, out):
     return len(writer.pages)
 
 
-def build(out=OUT, notebooks=build_site.NOTEBOOKS, cache=build_site.CACHE):
+def build(out=OUT, notebooks=build_site.NOTEBOOKS, cache=build_site.CACHE, site=None):
     """Write the course's PDF to ``out``: ``(pages, sheets, clipped)``.
 
+    ``site`` is a web edition built from ``notebooks`` (``None``: build one).
     ``clipped`` maps a page to the start of each code block still too wide for
     the sheet (none is expected: the print style sheet wraps them).
     """
     with tempfile.TemporaryDirectory(prefix="posenc-pdf-") as work:
-        site = Path(work) / "site"
-        pages = build_site.build(site, notebooks, cache)
-        printed, clipped = print_pages(site, pages, Path(work))
+        if site is None:
+            site = Path(work) / "site"
+            pages = build_site.build(site, notebooks, cache)
+        else:
+            pages = build_site.course_pages(notebooks)
+        printed, clipped = print_pages(Path(site), pages, Path(work))
         sheets = join(printed, Path(out))
     return pages, sheets, clipped
 
@@ -123,9 +128,12 @@ def build(out=OUT, notebooks=build_site.NOTEBOOKS, cache=build_site.CACHE):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--site", type=Path, help="print this built site instead of building one"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    pages, sheets, clipped = build(args.out)
+    pages, sheets, clipped = build(args.out, site=args.site)
     size = args.out.stat().st_size / 1e6
     print(
         f"{args.out}: {len(pages)} notebooks on {sheets} pages, {size:.1f} MB, "
