@@ -165,6 +165,7 @@ def _uv(*arguments):
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not UV.exists(), reason=NO_UV)
 def test_lock_txt_is_what_uv_exports_from_uv_lock():
     exported = _uv(*setup_env.EXPORT)
@@ -173,6 +174,7 @@ def test_lock_txt_is_what_uv_exports_from_uv_lock():
     assert text == setup_env.LOCK_HEADER + exported.stdout, "run make lock"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not UV.exists(), reason=NO_UV)
 def test_uv_lock_is_up_to_date_with_pyproject():
     checked = _uv("lock", "--check")

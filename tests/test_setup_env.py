@@ -102,6 +102,7 @@ def old_python(tmp_path):
     return python
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_refuses_an_old_python_before_creating_the_venv(old_python, tmp_path):
     venv = tmp_path / "venv"

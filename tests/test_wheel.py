@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds a wheel and a fresh environment
 ROOT = Path(__file__).resolve().parent.parent
 UV = Path(sys.executable).parent / "uv"  # installed by scripts/setup_env.py
 

@@ -72,6 +72,7 @@ def _html_pages(root):
 # ---------------------------------------------------------------- the files
 
 
+@pytest.mark.slow  # builds the site
 def test_site_builds_fast_and_weighs_little(site, latency_report):
     root, seconds, pages = site
     size = build_site.site_size(root)
@@ -89,6 +90,7 @@ def test_site_builds_fast_and_weighs_little(site, latency_report):
     assert _html_pages(root) == sorted([*notebooks, "index.html"])
 
 
+@pytest.mark.slow  # builds the site
 def test_pages_show_no_widget_repr_no_cdn_and_no_notebook_links(site):
     root = site[0]
     for name in _html_pages(root):

@@ -478,6 +478,7 @@ def test_a_kernel_that_never_starts_is_the_graders_failure(
 # --- for real: a class as a lecturer has it -----------------------------------
 
 
+@pytest.mark.slow
 @needs_box
 def test_an_ordinary_class_is_graded_with_every_file_accounted_for(tmp_path):
     write_submissions(tmp_path / "made", ("right", "sine-only"))

@@ -197,6 +197,7 @@ def graded(tmp_path_factory):
     return folder, done
 
 
+@pytest.mark.slow
 def test_the_csv_says_what_happened_to_every_submission(graded):
     folder, _ = graded
     rows = _read(folder / "out" / "grades.csv")
@@ -209,6 +210,7 @@ def test_the_csv_says_what_happened_to_every_submission(graded):
     assert got == _expected_rows()
 
 
+@pytest.mark.slow
 def test_the_summary_line_counts_learners_and_passes(graded):
     _, done = graded
     passed = sum(
@@ -227,6 +229,7 @@ def test_the_summary_line_counts_learners_and_passes(graded):
     )
 
 
+@pytest.mark.slow
 def test_every_learner_gets_a_feedback_page(graded):
     folder, _ = graded
     pages = sorted(p.stem for p in (folder / "out" / "feedback").glob("*.html"))
@@ -238,17 +241,20 @@ def test_every_learner_gets_a_feedback_page(graded):
     assert "Your first failing cell (cell 3)" in looped and "while True:" in looped
 
 
+@pytest.mark.slow
 def test_writing_outside_the_box_reaches_nothing_outside(graded):
     folder, _ = graded
     # the kernel ran in TMPDIR/posenc-grade-XXXX; its TMPDIR is the box's own
     assert not (folder / "tmp" / "posenc-escape.txt").exists()
 
 
+@pytest.mark.slow
 def test_no_submission_was_changed_by_a_classmate(graded):
     folder, _ = graded
     assert _digests(folder / "submissions") == _DIGESTS
 
 
+@pytest.mark.slow
 def test_nothing_a_learner_printed_reaches_a_feedback_page_unescaped(graded):
     folder, _ = graded
     for page in (folder / "out" / "feedback").glob("*.html"):
@@ -270,6 +276,7 @@ def _readme_hostile_cases():
     return cases
 
 
+@pytest.mark.slow
 def test_the_readmes_table_of_hostile_cases_says_what_the_csv_says(graded):
     folder, _ = graded
     rows = _read(folder / "out" / "grades.csv")
@@ -311,6 +318,7 @@ def _still_running(pids, timeout=30):
     return alive
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux pidfds")
 def test_no_kernel_outlives_the_grading(graded):
     folder, _ = graded
@@ -318,6 +326,7 @@ def test_no_kernel_outlives_the_grading(graded):
     assert _still_running(_kernels_in(folder / "tmp")) == []
 
 
+@pytest.mark.slow
 def test_no_kernel_folder_is_left_behind(graded):
     folder, _ = graded
     # nor the run's own folder (the copies of the submissions, the box's stub)
@@ -325,6 +334,7 @@ def test_no_kernel_folder_is_left_behind(graded):
     assert everything == []
 
 
+@pytest.mark.slow
 @needs_box
 def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_path):
     """The worker is killed after its own limit, and a new one grades the rest.
@@ -354,6 +364,7 @@ def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_pat
         assert rows["001-right", task]["message"] == message
 
 
+@pytest.mark.slow
 @needs_box
 def test_shards_split_the_class_and_merge_joins_them(tmp_path):
     write_submissions(tmp_path / "subs", ("right", "sine-only", "other-course"))
@@ -568,6 +579,7 @@ def test_a_bad_limit_is_refused_before_any_grading(
     assert not out.exists()  # nobody was graded, nobody was blamed
 
 
+@pytest.mark.slow
 def test_without_a_sandbox_grading_refuses_unless_unsandboxed(
     tmp_path, capsys, monkeypatch
 ):
@@ -605,6 +617,7 @@ def test_without_a_sandbox_grading_refuses_unless_unsandboxed(
     ]
 
 
+@pytest.mark.slow
 @needs_box
 def test_every_file_gets_rows_under_a_name_of_its_own(tmp_path):
     """Names that are not UTF-8, that differ only by a space, that a spreadsheet
@@ -670,6 +683,7 @@ print(json.dumps(seen))
 """
 
 
+@pytest.mark.slow
 @needs_box
 def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path):
     from posenc_tools.grading.box import box_command, make_stub
@@ -720,6 +734,7 @@ def test_the_stand_ins_are_made_from_every_public_name(tmp_path):
             assert f"{name} = " in text, (module.__name__, name)
 
 
+@pytest.mark.slow
 @needs_box
 def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
     """What the learner's notebook imports at its top is there, inert."""

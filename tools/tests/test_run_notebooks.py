@@ -70,6 +70,7 @@ def test_normalise():
     assert len(output.data[WIDGET]["model_id"]) == 32
 
 
+@pytest.mark.slow
 def test_two_runs_write_the_same_bytes(tmp_path):
     cells = [
         "from posenc_lib.figures import plot_encoding_heatmap, setup_notebook\n"
@@ -97,6 +98,7 @@ def test_two_runs_write_the_same_bytes(tmp_path):
     assert stored.cells[4].outputs[0]["ename"] == "ZeroDivisionError"
 
 
+@pytest.mark.slow
 def test_a_failing_notebook_is_reported_and_left_untouched(tmp_path):
     path = tmp_path / "bad.ipynb"
     nbformat.write(
@@ -107,6 +109,7 @@ def test_a_failing_notebook_is_reported_and_left_untouched(tmp_path):
     assert path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_notebooks_run_in_parallel_report_in_order(tmp_path, capsys):
     good, bad = tmp_path / "a_good.ipynb", tmp_path / "b_bad.ipynb"
     for path, source in ((good, "print(6 * 7)"), (bad, "1 / 0")):
@@ -151,6 +154,7 @@ def _run_script(clone, *args):
     )
 
 
+@pytest.mark.slow
 def test_a_clone_at_another_path_is_up_to_date(tmp_path):
     """A traceback through the library names no folder of the machine it ran on."""
     first = _clone(tmp_path / "first")
