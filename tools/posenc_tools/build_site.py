@@ -29,11 +29,13 @@ import ast
 import base64
 import hashlib
 import html
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -391,12 +393,16 @@ def npm_tarball(spec, integrity, cache=CACHE, why="make site"):
                 "npm registry: install it, e.g. `apt-get install npm`."
             )
         cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            ["npm", "pack", spec, "--silent"],
-            cwd=cache,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        # packed in a folder of its own, then renamed: a build beside this one (a
+        # test worker) finds the whole tarball or none
+        with tempfile.TemporaryDirectory(dir=cache) as folder:
+            subprocess.run(
+                ["npm", "pack", spec, "--silent"],
+                cwd=folder,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+            os.replace(Path(folder) / tarball.name, tarball)
     if _integrity(tarball) != integrity:
         tarball.unlink()
         sys.exit(f"{tarball.name} does not match the registry's integrity; removed it.")

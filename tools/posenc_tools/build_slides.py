@@ -27,11 +27,13 @@ slides work in a room without a network:
 
 import argparse
 import copy
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -90,12 +92,14 @@ def fetch(package, version, cache=CACHE):
                 "build_slides: npm is needed once to fetch reveal.js, MathJax, "
                 "require.js and jQuery (e.g. `apt-get install npm`)."
             )
-        subprocess.run(
-            [npm, "pack", "--silent", f"{package}@{version}"],
-            cwd=cache,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        with tempfile.TemporaryDirectory(dir=cache) as folder:  # renamed when whole
+            subprocess.run(
+                [npm, "pack", "--silent", f"{package}@{version}"],
+                cwd=folder,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+            os.replace(Path(folder) / tarball.name, tarball)
     return tarball
 
 
