@@ -352,11 +352,13 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def slides(tmp_path_factory):
-    """The lecture's slides (``make slides``), built once: the page's path."""
+def slides(tmp_path_factory, site):
+    """The lecture's slides (``make slides``), built once beside a copy of the
+    session's site: the page's path."""
     from posenc_tools import build_slides
 
-    html = build_slides.build(out=tmp_path_factory.mktemp("slides") / "slides")
+    out = tmp_path_factory.mktemp("slides") / "slides"
+    html = build_slides.build(out=out, site=site.root)
     links = [line for line in html.read_text().splitlines() if "src=" in line]
     assert not [line for line in links if "https://" in line or "http://" in line]
     return html

@@ -185,8 +185,9 @@ def build_site(out):
     build(out / SITE)
 
 
-def build(notebook=LECTURE, out=OUT):
-    """Write ``out / <name>.slides.html``, its assets and the site it links to.
+def build(notebook=LECTURE, out=OUT, site=None):
+    """Write ``out / <name>.slides.html``, its assets and the site it links to
+    (``site``: a copy of that one, already built; ``None``: build it).
 
     Returns the page's path.
     """
@@ -199,7 +200,10 @@ def build(notebook=LECTURE, out=OUT):
         "name": notebook.stem}})  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     install_assets(out)
-    build_site(out)
+    if site is None:
+        build_site(out)
+    else:
+        shutil.copytree(site, out / SITE, dirs_exist_ok=True)
     page = out / f"{notebook.stem}.slides.html"
     readable = f'<link rel="stylesheet" href="{SITE}/static/readable.css">\n</head>'
     body = body.replace("</head>", readable, 1)  # contrast and links (axe-core)
