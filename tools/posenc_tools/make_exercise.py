@@ -40,12 +40,12 @@ headings (``*Core path · 7 min*``) are the generated file's own, not a change.
 import argparse
 import ast
 import copy
-import re
 import sys
 
 import nbformat
 
 from posenc_tools import ROOT
+from posenc_tools.chapter_times import TIME_LABEL
 
 SOLUTION = ROOT / "notebooks" / "solutions" / "03_exercise.ipynb"
 LEARNER = ROOT / "notebooks" / "03_exercise.ipynb"
@@ -60,7 +60,6 @@ STUB = (
 )
 #: the time line ``posenc_tools.chapter_times --write`` puts under a generated
 #: chapter's headings (its source has none): not a difference between the two
-TIME_LABEL = re.compile(r"\n\n\*(?:Core path|Optional) · \d+ min\*(?=\n|\Z)")
 
 
 def stub_source(source):
