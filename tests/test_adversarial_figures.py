@@ -18,7 +18,6 @@ from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
     pair_circle,
-    plot_encoding_bars,
     plot_encoding_heatmap,
     plot_wavelengths,
     plot_waves,
@@ -70,15 +69,6 @@ def test_wavelengths_log_scale_from_2_pi():
         "pair i = k // 2",
         "wavelength (positions)",
     )
-
-
-def test_bars_limits_and_columns_left_to_right():
-    vector = sinusoidal_positions([3], 8)[0]
-    ax = plot_encoding_bars(vector)
-    assert ax.get_ylim() == (-1.1, 1.1)
-    xs = [bar.get_x() + bar.get_width() / 2 for bar in ax.patches]
-    assert xs == sorted(xs) and len(xs) == 8
-    np.testing.assert_allclose([bar.get_height() for bar in ax.patches], vector)
 
 
 def test_similarity_figure_geometry():

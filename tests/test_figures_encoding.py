@@ -11,9 +11,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from posenc_lib import pos_encoding, sinusoidal_positions, wavelengths  # noqa: E402
+from posenc_lib import sinusoidal_positions, wavelengths  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
-    plot_encoding_bars,
     plot_encoding_heatmap,
     plot_wavelengths,
     plot_waves,
@@ -95,17 +94,6 @@ def test_wavelengths_from_two_pi_to_just_short_of_10000_two_pi_on_log_scale():
     assert round(2 * np.pi * 10000 ** (62 / 64)) == 47_117
 
 
-def test_bars_are_the_vector_and_coloured_by_sin_or_cos():
-    vector = pos_encoding(3, 6)
-    ax = plot_encoding_bars(vector, title="PE[3]")
-    heights = [bar.get_height() for bar in ax.patches]
-    np.testing.assert_array_equal(heights, vector)
-    colours = [bar.get_facecolor() for bar in ax.patches]
-    assert colours[0] == colours[2] != colours[1] == colours[3]
-    assert ax.get_title() == "PE[3]"
-    assert ax.get_xlabel().startswith("column k")
-
-
 def test_word_vectors_points_and_labels():
     points = np.array([[0.0, 1.0], [2.0, -1.0], [0.5, 0.5]])
     ax = plot_word_vectors(points, ["cat", "dog", "pear"], groups=["a", "a", "f"])
@@ -185,11 +173,6 @@ POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
             "wavelengths[1] == 0.0, must be a finite number > 0.",
         ),
         (
-            lambda: plot_encoding_bars(TABLE),
-            ValueError,
-            "vector has shape (5, 4), must be 1-D: (d_model,), one value per column.",
-        ),
-        (
             lambda: plot_word_vectors([[0.0, 0.0, 1.0]], ["cat"]),
             ValueError,
             "points has shape (1, 3), must be (n_words, 2), one point per word.",
@@ -222,7 +205,6 @@ POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
         "ax-a-word",
         "columns-a-number",
         "wavelength-zero",
-        "vector-2d",
         "points-3d",
         "words-short",
         "words-a-string",

@@ -1,12 +1,9 @@
 """Figures of the encoding itself (chapter 02): the table, its columns, its wavelengths.
 
-Each function draws the data you pass (computed visibly in the notebook cell, e.g.
+Each function draws the data you pass (computed in the notebook cell, e.g.
 ``table = sinusoidal_positions(range(64), 32)``) on an ``ax`` you pass (or a new
-figure), and returns the Axes, so tests can check the numbers behind a picture
-instead of its pixels: ``ax.images[0].get_array()``,
-``[bar.get_height() for bar in ax.patches]``, ``ax.lines[0].get_ydata()``.
-
-This module imports matplotlib; ``import posenc_lib`` never imports it.
+figure) and returns the Axes, so tests check the numbers behind a picture, not
+its pixels: ``ax.images[0].get_array()``, ``ax.lines[0].get_ydata()``.
 """
 
 import numpy as np
@@ -23,15 +20,7 @@ from ..validation import (
 from .describe import describe_figure
 from .style import _check_rows, heatmap, new_axes
 
-__all__ = [
-    "plot_encoding_bars",
-    "plot_encoding_heatmap",
-    "plot_wavelengths",
-    "plot_waves",
-]
-
-_SIN_COLOUR, _COS_COLOUR = "tab:blue", "tab:orange"
-
+__all__ = ["plot_encoding_heatmap", "plot_wavelengths", "plot_waves"]
 
 _TABLE = "(n_positions, d_model), one row per position"
 
@@ -74,9 +63,8 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     ax = new_axes(ax)
     image = heatmap(ax, table, rows=positions)
     ax.figure.colorbar(image, ax=ax, label="PE[pos, k]")
-    d_model = table.shape[1]
+    n_positions, d_model = table.shape
     ax.set(xlabel="column k", ylabel="position pos", title=f"PE, d_model = {d_model}")
-    n_positions = table.shape[0]
     text = (
         f"Heatmap of the encoding table: {n_positions} positions (rows, 0 at the "
         f"top) by {d_model} columns, blue -1 to red +1; the left columns change "
@@ -141,8 +129,8 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     omega = frequencies(d_model, base)  # (d_model // 2,)
     check_sequence(columns, "columns", what="a sequence of column indices")
     columns = [
-        check_index(k, f"columns[{number}]", d_model, what="d_model")
-        for number, k in enumerate(columns)
+        check_index(k, f"columns[{i}]", d_model, what="d_model")
+        for i, k in enumerate(columns)
     ]
     fine = np.linspace(0, n_positions - 1, 20 * n_positions)  # continuous positions
     ax = new_axes(ax, figsize=(7, 3))
@@ -152,8 +140,8 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
         colour = f"C{number % 10}"
         ax.plot(fine, wave(fine * omega[k // 2]), color=colour, alpha=0.5, lw=1)
         marker = "s" if k % 2 else "o"  # cos squares, sin dots: not colour alone
-        ax.plot(np.arange(n_positions), table[:, k], marker, color=colour, ms=3.5,
-                label=label)  # fmt: skip
+        dots = {"color": colour, "ms": 3.5, "label": label}
+        ax.plot(np.arange(n_positions), table[:, k], marker, **dots)
     ax.set(xlabel="position pos", ylabel="PE[pos, k]", ylim=(-1.15, 1.15))
     ax.set_title(f"Columns of PE against position (d_model = {d_model})")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -189,10 +177,8 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     >>> ax.get_yscale(), ax.lines[0].get_xdata().tolist()
     ('log', [0, 1, 2, 3])
     """
-    what = "(d_model // 2,), one per pair"
-    wavelengths = check_array(
-        wavelengths, "wavelengths", ndim=1, what=what, positive=True
-    )
+    one_per_pair = {"ndim": 1, "what": "(d_model // 2,), one per pair"}
+    wavelengths = check_array(wavelengths, "wavelengths", positive=True, **one_per_pair)
     base = check_positive(base, "base")
     pairs = np.arange(len(wavelengths))  # (d_model // 2,)
     ax = new_axes(ax)
@@ -200,67 +186,13 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     top = base * 2 * np.pi
     for value, text in [(2 * np.pi, "2π"), (top, f"{base:g}·2π")]:
         ax.axhline(value, color="grey", linestyle="--", linewidth=1)
-        ax.annotate(
-            text,
-            (pairs[-1], value),
-            xytext=(4, 3),
-            color="grey",
-            textcoords="offset points",
-            ha="right",
-            va="bottom",
-        )
-    ax.annotate(  # the longest wavelength, 2π·base^((d_model-2)/d_model)
-        f"last: {wavelengths[-1]:,.0f}",
-        (pairs[-1], wavelengths[-1]),
-        xytext=(pairs[-1], wavelengths[-1] / 60),
-        ha="center",
-        va="top",
-        arrowprops={"arrowstyle": "->", "linewidth": 0.8},
-    )
+        place = {"textcoords": "offset points", "ha": "right", "va": "bottom"}
+        ax.annotate(text, (pairs[-1], value), xytext=(4, 3), color="grey", **place)
+    last = (pairs[-1], wavelengths[-1])  # 2π·base^((d_model-2)/d_model), the longest
+    place = {"ha": "center", "va": "top", "arrowprops": {"arrowstyle": "->", "lw": 0.8}}
+    ax.annotate(f"last: {last[1]:,.0f}", last, xytext=(last[0], last[1] / 60), **place)
     ax.set_yscale("log")
     ax.set_ylim(1, top * 4)
     ax.set(xlabel="pair i = k // 2", ylabel="wavelength (positions)")
     ax.set_title(f"Wavelengths grow geometrically (d_model = {2 * len(pairs)})")
-    return ax
-
-
-def plot_encoding_bars(vector, *, ax=None, title=None):
-    """A vector as bars, sine columns (even k) and cosine columns (odd k) coloured.
-
-    Parameters
-    ----------
-    vector : array_like of shape (d_model,)
-        Finite numbers, e.g. ``pos_encoding(3, 16)``.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure by default.
-    title : str, optional
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``[bar.get_height() for bar in ax.patches]`` equals ``vector``.
-
-    Examples
-    --------
-    >>> ax = plot_encoding_bars([0.0, 1.0, 0.0, 1.0])
-    >>> [float(bar.get_height()) for bar in ax.patches]
-    [0.0, 1.0, 0.0, 1.0]
-    """
-    what = "(d_model,), one value per column"
-    vector = check_array(vector, "vector", ndim=1, what=what)  # (d_model,)
-    ax = new_axes(ax)
-    k = np.arange(len(vector))
-    colours = [_COS_COLOUR if i % 2 else _SIN_COLOUR for i in k]
-    hatches = ["//" if i % 2 else "" for i in k]  # cos hatched: not colour alone
-    ax.bar(k, vector, color=colours, hatch=hatches, edgecolor="white", width=0.8)
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set(ylabel="value", ylim=(-1.1, 1.1), title=title)
-    ax.set_xlabel("column k   (blue, plain: sin, even k;  orange, hatched: cos, odd k)")
-    values = ", ".join(f"{v:.2f}" for v in vector[:8])
-    more = ", ..." if len(vector) > 8 else ""
-    describe_figure(
-        ax.figure,
-        f"Bars of one encoding vector, {len(vector)} columns, sine and cosine "
-        f"columns alternating; values {values}{more}.",
-    )
     return ax
