@@ -20,12 +20,11 @@ id                        what the code does
                           writes into the table
 ========================= ================================================
 
-``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE``,
-``RIGHT_LINE`` and ``DESCRIPTION`` map it to the wrong line, the right one and a
-sentence on what goes wrong. The five ``POS_ENCODING_MISTAKES`` take ``pos``
-(an integer >= 0) and ``d`` (even, >= 2), like ``pos_encoding``, and return
-shape ``(d,)``; they check their arguments like the library does, then make the
-mistake: teaching material, not tools.
+``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE`` and
+``DESCRIPTION`` map it to the wrong line and a sentence on what goes wrong. The
+five ``POS_ENCODING_MISTAKES`` take ``pos`` (an integer >= 0) and ``d`` (even,
+>= 2), like ``pos_encoding``, and return shape ``(d,)``; they check their
+arguments like the library does, then make the mistake: teaching material.
 """
 
 import numpy as np
@@ -36,7 +35,6 @@ __all__ = [
     "DESCRIPTION",
     "MISTAKES",
     "POS_ENCODING_MISTAKES",
-    "RIGHT_LINE",
     "WRONG_LINE",
     "added_to_table",
     "integer_division",
@@ -220,15 +218,6 @@ WRONG_LINE = {
     "integer-division": "angle = pos / 10000 ** ((2 * pair) // d)",
     "integer-power": "angle = pos / int(10000 ** (2 * pair / d))",
     "added-to-table": "return table[token_id]",
-}
-
-RIGHT_LINE = {
-    "k-instead-of-pair": "angle = pos / 10000 ** (2 * (k // 2) / d)",
-    "swapped-sin-cos": "pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)",
-    "sine-only": "pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)",
-    "integer-division": "angle = pos / 10000 ** (2 * pair / d)",
-    "integer-power": "angle = pos / 10000 ** (2 * pair / d)",
-    "added-to-table": "return table[token_id].copy()",
 }
 
 DESCRIPTION = {

@@ -38,7 +38,6 @@ __all__ = [
     "TOY_CORPUS",
     "context_pairs",
     "cosine_similarity",
-    "format_similarity",
     "group_similarity",
     "project_2d",
     "random_table",
@@ -66,12 +65,6 @@ def _check_words(words, name, what="str"):
     if not many or not all(isinstance(word, str) for word in words):
         raise TypeError(f"{name} == {describe(words)}, must be a list of {what}.")
     return list(words)
-
-
-def _check_length(values, name, n, rows):
-    """``values`` as a list of length ``n`` (one per row of ``rows``)."""
-    what, per = "a list, one per row", f" (rows of {rows})"
-    return list(check_sequence(values, name, what=what, length=n, per=per))
 
 
 def vocabulary(sentences):
@@ -204,31 +197,12 @@ def group_similarity(vectors, groups):
     (0.995, 0.050)
     """
     similarity = cosine_similarity(vectors)  # (n, n)
-    labels = np.asarray(_check_length(groups, "groups", len(similarity), "vectors"))
+    what, per = "a list, one per row", " (rows of vectors)"
+    check_sequence(groups, "groups", what=what, length=len(similarity), per=per)
+    labels = np.asarray(list(groups))  # (n,)
     same = labels[:, None] == labels[None, :]  # (n, n)
     distinct = ~np.eye(len(labels), dtype=bool)
     return float(similarity[same & distinct].mean()), float(similarity[~same].mean())
-
-
-def format_similarity(matrix, labels):
-    """A similarity matrix as an aligned text table, 2 decimals.
-
-    Examples
-    --------
-    >>> print(format_similarity([[1.0, 0.5], [0.5, 1.0]], ["cat", "dog"]))
-              cat    dog
-    cat      1.00   0.50
-    dog      0.50   1.00
-    """
-    matrix = check_table(matrix, name="matrix", what="(n, n), one row per label")
-    labels = _check_words(labels, "labels")
-    _check_length(labels, "labels", len(matrix), "matrix")
-    width = max(6, *map(len, labels)) + 1
-    lines = [" " * width + "".join(f"{label:>{width}}" for label in labels)]
-    for label, row in zip(labels, np.asarray(matrix), strict=True):
-        cells = "".join(f"{round(value, 2) + 0.0:>{width}.2f}" for value in row)
-        lines.append(f"{label:<{width}}{cells}")
-    return "\n".join(lines)
 
 
 def project_2d(vectors):
