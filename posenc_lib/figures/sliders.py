@@ -61,11 +61,34 @@ def describe_position(pos, d_model):
 
 
 class PositionExplorer(BrowserWidget):
-    """Sliders for ``pos`` and ``d_model`` with the numbers and picture of ``PE[pos]``.
+    """Sliders for ``pos`` (0 to ``max_pos``) and ``d_model`` (2 to ``max_d_model``).
 
-    Build it with :func:`position_explorer`. The browser draws from the state
-    ``view`` (the table of the current ``d_model``), so a ``pos`` step needs no
-    kernel. ``pos`` and ``d_model`` are the sliders' values.
+    The browser draws from the state ``view`` (the table of the current
+    ``d_model``), so a ``pos`` step needs no kernel. ``pos`` and ``d_model`` are
+    the sliders' values; the chapter calls it ``position_explorer``.
+
+    Parameters
+    ----------
+    pos : int, default 1
+        Starting position.
+    d_model : int, default 8
+        Starting width, even.
+    max_pos : int, default 50
+        Largest position; the heatmap shows positions ``0 .. max_pos``.
+    max_d_model : int, default 64
+        Largest width, even; the slider steps by 2.
+
+    Examples
+    --------
+    >>> explorer = position_explorer(pos=3, d_model=4)
+    >>> explorer.drawn_row()  # PE[3] as the page draws it, to 4 decimals
+    array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
+    >>> explorer.pos = 0  # what moving the slider does
+    >>> explorer.drawn_row()
+    array([0., 1., 0., 1.])
+    >>> explorer.d_model = 2  # a d_model step: Python sends the new table
+    >>> explorer.drawn_table()
+    [['0', '1', '0', '0.0000', '1.0000']]
     """
 
     def __init__(self, pos=1, d_model=8, *, max_pos=50, max_d_model=64):
@@ -91,38 +114,7 @@ class PositionExplorer(BrowserWidget):
         ]
 
 
-def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
-    """Sliders for ``pos`` (0 to ``max_pos``) and ``d_model`` (2 to ``max_d_model``).
-
-    Parameters
-    ----------
-    pos : int, default 1
-        Starting position.
-    d_model : int, default 8
-        Starting width, even.
-    max_pos : int, default 50
-        Largest position; the heatmap shows positions ``0 .. max_pos``.
-    max_d_model : int, default 64
-        Largest width, even; the slider steps by 2.
-
-    Returns
-    -------
-    PositionExplorer
-        The widget; display it as a cell's last value.
-
-    Examples
-    --------
-    >>> explorer = position_explorer(pos=3, d_model=4)
-    >>> explorer.drawn_row()  # PE[3] as the page draws it, to 4 decimals
-    array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
-    >>> explorer.pos = 0  # what moving the slider does
-    >>> explorer.drawn_row()
-    array([0., 1., 0., 1.])
-    >>> explorer.d_model = 2  # a d_model step: Python sends the new table
-    >>> explorer.drawn_table()
-    [['0', '1', '0', '0.0000', '1.0000']]
-    """
-    return PositionExplorer(pos, d_model, max_pos=max_pos, max_d_model=max_d_model)
+position_explorer = PositionExplorer  # chapter 02's name for it
 
 
 class PairCircleExplorer(BrowserWidget):
