@@ -1,17 +1,12 @@
 """Checkers for the exercise: run your function, then name the mistake it makes.
 
 Each checker calls your function on a fixed bank of cases in a child process
-(:mod:`.guard`: 5 s per call; an error, ``sys.exit()``, ``os._exit()``,
-``input()`` or an endless loop becomes a verdict; what it prints is shown).
-Each call comes back as a report of plain data (:mod:`._reports`), and
-:func:`judge` compares the answers with the library's and, when they differ,
-with the lesson's mistakes (:mod:`posenc_lib.mistakes`), the usual bugs
-(:mod:`._usual_bugs`) and other libraries' layouts. The bank parts every mistake
-from every other and from the right answer (width 6 parts ``integer-power``'s
-divisor 21 from 21.5443). The class grader calls the same :func:`judge`.
-``pos_encoding`` may return a list, a tuple or an array; ``lookup`` and
-``sinusoidal_positions`` an array (the next step adds to the row, and ``+``
-joins lists; the exercise card asks for "a float array").
+(:mod:`.guard`; an error, an exit or an endless loop becomes a verdict). The
+reports come back as plain data (:mod:`._reports`), and :func:`judge`, which
+the class grader calls too, compares the answers with the library's, then with
+the lesson's mistakes, the usual bugs (:mod:`._usual_bugs`) and other
+libraries' layouts. The bank parts every mistake from every other and from the
+right answer (width 6 parts ``integer-power``'s divisor 21 from 21.5443).
 """
 
 import json

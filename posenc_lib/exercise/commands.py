@@ -11,12 +11,9 @@ keywords are case-insensitive; numbers are separated by whitespace::
     SIM <p> <q>              prints PE[p] . PE[q]
 
 A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
-numbers with exactly 4 decimals (never ``-0.0000``). Lines end at ``\n``,
-``\r\n`` or ``\r``; a UTF-8 byte-order mark at the start is skipped; a script
-holds at most :data:`MAX_SCRIPT_CHARS` characters, and an error quotes a short
-excerpt of the offending text. Your own ``lookup`` and ``pos_encoding`` run in
-a child process (:mod:`.guard`), each call under a time limit; what they print
-is shown. ``posenc run FILE`` runs the same interpreter.
+numbers with exactly 4 decimals. Lines end at ``\n``, ``\r\n`` or ``\r``; a
+script holds at most :data:`MAX_SCRIPT_CHARS` characters. Your ``lookup`` and
+``pos_encoding`` run in a child process (:mod:`.guard`), each call timed.
 """
 
 import math
