@@ -1,9 +1,8 @@
 """The lesson's common mistakes, written out as code that makes them.
 
-Each mistake has the signature of the function it gets wrong, so chapter 04 can
-put it beside the right answer, and the exercise's checkers and
-:func:`posenc_lib.identify_encoding` can recognise it. The right formula, for
-position ``pos``, column ``k`` and width ``d``, with ``pair = k // 2``::
+Each mistake has the signature of the function it gets wrong, so chapter 05 can
+put it beside the right answer and the checkers and
+:func:`posenc_lib.identify_encoding` can recognise it. The right formula::
 
     angle      = pos / 10000 ** (2 * pair / d)
     PE[pos][k] = sin(angle) if k is even else cos(angle)
@@ -21,10 +20,9 @@ id                        what the code does
 ========================= ================================================
 
 ``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE`` and
-``DESCRIPTION`` map it to the wrong line and a sentence on what goes wrong. The
-five ``POS_ENCODING_MISTAKES`` take ``pos`` (an integer >= 0) and ``d`` (even,
->= 2), like ``pos_encoding``, and return shape ``(d,)``; they check their
-arguments like the library does, then make the mistake: teaching material.
+``DESCRIPTION`` map it to the wrong line and what goes wrong. The five
+``POS_ENCODING_MISTAKES`` take ``pos`` and ``d`` like ``pos_encoding`` and
+return shape ``(d,)``.
 """
 
 import numpy as np
@@ -56,8 +54,7 @@ def k_instead_of_pair(pos, d):
 
         angle = pos / 10000 ** (2 * k / d)    # right: 2 * (k // 2) / d
 
-    Neighbouring columns get different frequencies, so a (sin, cos) pair no
-    longer turns as one point on a circle, and frequencies fall twice as fast.
+    A (sin, cos) pair no longer turns as one point on a circle.
 
     Examples
     --------
@@ -103,8 +100,7 @@ def sine_only(pos, d):
 
         pe[k] = np.sin(angle)    # right: cos(angle) in the odd columns
 
-    Both columns of a pair hold the same number, so the vector carries half the
-    information, and ``PE[pos] . PE[pos]`` is no longer ``d / 2``.
+    Both columns of a pair hold the same number: half the information.
 
     Examples
     --------
@@ -126,8 +122,7 @@ def integer_division(pos, d):
 
         angle = pos / 10000 ** ((2 * pair) // d)    # right: (2 * pair) / d
 
-    ``2 * pair < d`` for every pair, so the exponent truncates to 0, every
-    divisor is 1 and every pair repeats ``sin(pos), cos(pos)``.
+    The exponent truncates to 0: every pair repeats ``sin(pos), cos(pos)``.
 
     Examples
     --------
@@ -150,10 +145,8 @@ def integer_power(pos, d):
 
         angle = pos / int(10000 ** (2 * pair / d))    # right: no int(...)
 
-    Where the divisor is a whole number (every pair when ``d`` is 4 or 8)
-    nothing changes; elsewhere the frequencies are slightly off, and the error
-    grows with the position. (Truncating the *exponent* instead is
-    :func:`integer_division`.)
+    Only where the divisor is not a whole number (never when ``d`` is 4 or 8)
+    are the frequencies slightly off, more so at later positions.
 
     Examples
     --------
@@ -181,9 +174,8 @@ def added_to_table(table, token_id):
 
         return table[token_id]    # right: table[token_id].copy()
 
-    The row, shape ``(d,)``, is right; the harm comes next: ``row +=
-    pos_encoding(pos, d)`` writes the encoding into ``table`` (``(vocab_size,
-    d)``), and every later lookup of that token (and training) sees it.
+    The row is right; then ``row += pos_encoding(pos, d)`` writes into ``table``,
+    and every later lookup of that token sees it.
 
     Examples
     --------
