@@ -50,14 +50,12 @@ class CheckResult:
     Attributes
     ----------
     passed : bool
-        True when every case matched the right answer.
     mistake : str or None
         The id of the common mistake the answers match, if any.
     message : str
-        For a person: its first line says what is wrong, the next ones show it.
+        Its first line says what is wrong, the next ones show it.
     convention : str or None, default None
-        The id in :data:`posenc_lib.conventions.CONVENTIONS` of another
-        library's valid layout the answer follows, if any.
+        The id of another library's valid layout the answer follows, if any.
 
     Examples
     --------

@@ -262,12 +262,7 @@ def judge(task, reports):
     ----------
     task : {"lookup", "pos_encoding", "sinusoidal_positions"}
     reports : list of dict
-        One report per case of :func:`case_args` (see :mod:`._reports`), as
-        plain data; they may stop after the first call that failed.
-
-    Returns
-    -------
-    CheckResult
+        One report per case of :func:`case_args`, up to the first that failed.
 
     Examples
     --------
@@ -305,9 +300,7 @@ def check_pos_encoding(fn, *, time_limit=None):
     Returns
     -------
     CheckResult
-        ``.passed``, ``.mistake`` (an id of ``MISTAKES`` or None), ``.message``
-        (its first line says what is wrong), ``.convention`` (another library's
-        valid layout, if the answer follows one).
+        ``.passed``, ``.mistake`` (an id of ``MISTAKES`` or None), ``.message``.
 
     Examples
     --------
@@ -324,8 +317,7 @@ def check_lookup(fn, *, time_limit=None):
     Parameters
     ----------
     fn : callable
-        ``fn(table, token_id)`` returning row ``token_id`` of ``table`` (float64,
-        shape (vocab_size, d)) as a new array, shape (d,).
+        ``fn(table, token_id)`` returning row ``token_id`` of ``table`` as a new array.
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5.
 
@@ -349,8 +341,7 @@ def check_sinusoidal_positions(fn, *, time_limit=None):
     Parameters
     ----------
     fn : callable
-        ``fn(positions, d_model)``, ``positions`` a list of ints, returning an
-        array of shape (len(positions), d_model).
+        ``fn(positions, d_model)`` returning an array (len(positions), d_model).
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5.
 

@@ -290,9 +290,8 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     text : str
         The script, one command per line (see the module docstring).
     lookup, pos_encoding : callable, optional
-        ``lookup(table, token_id)`` (``table``: read-only, float64, shape
-        (vocab_size, d)) and ``pos_encoding(pos, d)``, each returning d numbers;
-        default: the library's :func:`posenc_lib.lookup`, :func:`posenc_lib.pos_encoding`.
+        ``lookup(table, token_id)`` (``table`` read-only, (vocab_size, d)) and
+        ``pos_encoding(pos, d)``, each returning d numbers; default the library's.
     time_limit : float, optional
         Seconds each call of yours may take, default 5.
 
@@ -304,12 +303,10 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     Raises
     ------
     TypeError, ValueError
-        For a ``text`` that is not a str or longer than 8 MiB, a function that
-        is not callable, a bad ``time_limit``.
+        For a bad argument (``text`` longer than 8 MiB, say).
     CommandError
         At the first bad line (``line N: ...``), including a call of yours that
-        raises (anything), ends the process, runs past the time limit or
-        returns the wrong shape; ``.output`` holds the lines printed before it.
+        fails in any way; ``.output`` holds the lines printed before it.
 
     Examples
     --------

@@ -146,19 +146,15 @@ def compare_outputs(mine, reference):
     Parameters
     ----------
     mine : str or list of str
-        Your output, e.g. ``run_commands(script, lookup=lookup,
-        pos_encoding=pos_encoding)``.
+        Your output, e.g. ``run_commands(script, lookup=lookup)``.
     reference : str or list of str
-        The reference output, e.g. ``run_commands(script)`` (the library's
-        functions).
+        The reference output, e.g. ``run_commands(script)``.
 
     Returns
     -------
     OutputComparison
-        ``.same``, ``.first`` (1-based line number or None) and ``.rows``;
-        ``print()`` it for a text table, or let a notebook show it as HTML with
-        the first differing line highlighted. Trailing spaces and a final
-        newline are ignored; nothing else is.
+        ``print()`` it for a text table, or let a notebook show it as HTML.
+        Trailing spaces and a final newline are ignored; nothing else is.
 
     Raises
     ------

@@ -60,8 +60,8 @@ class Guard:
     Parameters
     ----------
     serve : callable
-        ``serve(request, note)`` runs in the child and returns a dict of plain
-        data; it calls ``note(data)`` (a dict) just before learner code runs.
+        ``serve(request, note)``, run in the child, returns a dict of plain data;
+        it calls ``note(data)`` just before learner code runs.
     time_limit : float, optional
         Seconds from each note; default :data:`TIME_LIMIT`.
 
