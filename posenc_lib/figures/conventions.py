@@ -1,8 +1,5 @@
-"""Chapter 07's figure: the layouts of real libraries side by side.
-
-It draws what the cell computed: the tables come from
-:func:`posenc_lib.encoding_table`, the column orders from
-:func:`posenc_lib.conventions.permutation`.
+"""Chapter 07's figure: the layouts of real libraries side by side, as computed
+by :func:`posenc_lib.encoding_table` and :func:`posenc_lib.conventions.permutation`.
 """
 
 from collections.abc import Mapping
@@ -17,10 +14,8 @@ __all__ = ["column_labels", "conventions_figure"]
 
 
 def column_labels(perm):
-    """What each column of a table holds, given ``perm`` with ``table[:, perm]`` = PE.
-
-    Lesson column ``2 i`` is ``sin`` of pair ``i`` and ``2 i + 1`` its ``cos``;
-    it sits at column ``perm[k]`` of the table.
+    """What each column of a table holds (``s0`` for pair 0's sine, ...), given
+    ``perm`` with ``table[:, perm]`` the lesson's table.
 
     Examples
     --------
@@ -62,12 +57,10 @@ def conventions_figure(tables, permutations):
     Parameters
     ----------
     tables : dict of str to array_like of shape (n_positions, d_model)
-        Finite tables, the same positions in each convention, e.g.
-        ``{c: encoding_table(c, range(24), 8) for c in CONVENTIONS}``.
+        E.g. ``{c: encoding_table(c, range(24), 8) for c in CONVENTIONS}``.
     permutations : dict of str to array_like or None
         For names of ``tables``, the column order that gives the lesson's table
-        (a permutation of ``range(d_model)``; labels ``s0``, ``c0``, ... on the x
-        axis), or None for no labels.
+        (x labels ``s0``, ``c0``, ...), or None for no labels.
 
     Returns
     -------

@@ -1,13 +1,9 @@
 """Text alternatives for the course's figures: what each picture shows, in words.
 
-Every stored figure carries an ``alt`` text in its output's metadata
-(``{"image/png": {"alt": ...}}``), which the site's and the slides' templates
-write into the ``<img>`` tag, so a screen reader says what the figure shows.
-:func:`describe_figure` records what a figure shows (a helper, or a cell that
-draws one itself); :func:`figure_description` adds what the figure names (its
-titles, axis labels and legend entries), so an undescribed figure is still
-described; :func:`install_alt_text` (called by ``setup_notebook``) makes the
-inline backend store it with each PNG, whose bytes do not change.
+Every stored figure carries an ``alt`` text in its output's metadata, which the
+site's and the slides' templates write into the ``<img>`` tag for screen
+readers: what :func:`describe_figure` recorded, then what the figure names
+(:func:`figure_description`), stored by :func:`install_alt_text`.
 """
 
 from matplotlib.figure import Figure
@@ -35,15 +31,14 @@ def check_figure(figure):
 def describe_figure(figure, text):
     """Say what ``figure`` shows, in one or two sentences; returns ``figure``.
 
-    Each call adds its sentence (once): a helper drawing one panel of a
-    figure describes its panel, and the figure's text lists them in order.
+    Each call adds its sentence (once), so each panel's helper can describe it.
 
     Parameters
     ----------
     figure : matplotlib.figure.Figure
     text : str
         A non-empty description, e.g. ``"PE as a heatmap: 50 positions by 64
-        columns; fast stripes on the left, slow on the right."``
+        columns."``
 
     Raises
     ------
@@ -86,7 +81,8 @@ def _axes_words(ax):
 
 
 def figure_description(figure):
-    """The text alternative of ``figure``: its description, then its labels.
+    """The text alternative of ``figure``: its description, then its titles, axis
+    labels and legend entries.
 
     Parameters
     ----------
@@ -95,8 +91,7 @@ def figure_description(figure):
     Returns
     -------
     str
-        Never empty: a figure without description or labels is called
-        ``"A figure without labels."``
+        Never empty: ``"A figure without labels."`` if there is nothing to say.
 
     Examples
     --------
@@ -124,10 +119,8 @@ def figure_description(figure):
 
 
 def install_alt_text(shell):
-    """Make ``shell``'s PNG formatter attach :func:`figure_description` as ``alt``.
-
-    Wraps the formatter the inline backend registered for ``Figure`` (call it
-    after the backend is configured); calling it again wraps only once.
+    """Make ``shell``'s PNG formatter attach :func:`figure_description` as ``alt``
+    (after the inline backend is configured; calling it again wraps only once).
 
     Parameters
     ----------

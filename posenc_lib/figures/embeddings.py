@@ -41,10 +41,9 @@ def plot_word_vectors(points, words, *, ax=None, title=None, groups=None):
     Parameters
     ----------
     points : array_like of shape (n_words, 2)
-        2-D coordinates (finite), e.g. from ``posenc_lib.word_vectors.project_2d``.
+        E.g. from ``posenc_lib.word_vectors.project_2d``.
     words : sequence of str, length n_words
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure by default.
     title : str, optional
     groups : sequence of hashable, length n_words, optional
         Words of one group share a colour.

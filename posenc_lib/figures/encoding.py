@@ -1,9 +1,7 @@
 """Figures of the encoding itself (chapter 02): the table, its columns, its wavelengths.
 
-Each function draws the data you pass (computed in the notebook cell, e.g.
-``table = sinusoidal_positions(range(64), 32)``) on an ``ax`` you pass (or a new
-figure) and returns the Axes, so tests check the numbers behind a picture, not
-its pixels: ``ax.images[0].get_array()``, ``ax.lines[0].get_ydata()``.
+Each draws the data the cell computed on ``ax`` (or a new figure) and returns the
+Axes, whose numbers tests check (``ax.images[0].get_array()``).
 """
 
 import numpy as np
@@ -33,19 +31,15 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     table : array_like of shape (n_positions, d_model)
         Finite numbers, e.g. ``sinusoidal_positions(range(64), 32)``.
     positions : array_like of int, shape (n_positions,), optional
-        The position of each row, increasing in equal steps;
-        ``0 .. n_positions - 1`` by default.
+        Each row's position, in equal steps; ``0 .. n_positions - 1`` by default.
     ax : matplotlib Axes, optional
-        Where to draw; a new figure by default.
     mark_pos : int, optional
-        Draw a horizontal line through this position's row (one of
-        ``positions``).
+        Draw a line through this position's row.
 
     Returns
     -------
     matplotlib.axes.Axes
-        ``ax.images[0].get_array()`` is ``table``, position 0 at the top; the
-        image has a colour bar (``ax.images[0].colorbar``).
+        ``ax.images[0].get_array()`` is ``table``, with a colour bar.
 
     Examples
     --------
@@ -95,10 +89,8 @@ def _check_mark(mark_pos, positions, n_positions):
 
 
 def plot_waves(table, columns, *, base=10000.0, ax=None):
-    """Columns of a table of encodings against position: dots on the waves.
-
-    The encoding exists only at integer positions (the dots); the faint line is
-    the continuous sine or cosine through them.
+    """Columns of a table of encodings against position: dots (integer positions)
+    on the continuous waves.
 
     Parameters
     ----------
@@ -113,8 +105,8 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     Returns
     -------
     matplotlib.axes.Axes
-        For column ``columns[i]``, ``ax.lines[2 * i]`` is the continuous wave and
-        ``ax.lines[2 * i + 1]`` the dots, whose y data is ``table[:, columns[i]]``.
+        ``ax.lines[2 * i]`` is the wave of ``columns[i]``, ``ax.lines[2 * i + 1]``
+        its dots.
 
     Examples
     --------
@@ -160,9 +152,8 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     Parameters
     ----------
     wavelengths : array_like of shape (d_model // 2,)
-        Finite numbers > 0, e.g. ``posenc_lib.wavelengths(d_model)``.
+        Numbers > 0, e.g. ``posenc_lib.wavelengths(d_model)``.
     base : float, default 10000.0
-        Where to draw the upper reference line, ``base * 2 * pi``.
     ax : matplotlib Axes, optional
 
     Returns
