@@ -43,14 +43,6 @@ def test_encoding_heatmap_extent_and_orientation():
     assert image.get_clim() == (-1.0, 1.0)
 
 
-def test_encoding_heatmap_of_positions_keeps_the_first_position_on_top():
-    table = sinusoidal_positions(range(40, 60, 2), 4)
-    ax = plot_encoding_heatmap(table, positions=range(40, 60, 2), mark_pos=44)
-    assert ax.images[0].get_extent() == [-0.5, 3.5, 59.0, 39.0]
-    assert _top_row_first(ax.images[0])
-    assert list(ax.lines[0].get_ydata()) == [44, 44]
-
-
 def test_waves_limits_and_labels():
     table = sinusoidal_positions(range(30), 8)
     ax = plot_waves(table, [0, 3])

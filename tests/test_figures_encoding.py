@@ -23,7 +23,7 @@ from posenc_lib.figures import (  # noqa: E402
 
 def test_heatmap_image_is_the_encoding_table_with_colour_bar_and_labels():
     table = sinusoidal_positions(range(50), 16)
-    ax = plot_encoding_heatmap(table, mark_pos=7)
+    ax = plot_encoding_heatmap(table)
     image = ax.images[0]
     np.testing.assert_array_equal(image.get_array(), table)
     assert image.colorbar is not None
@@ -31,7 +31,6 @@ def test_heatmap_image_is_the_encoding_table_with_colour_bar_and_labels():
     assert image.get_clim() == (-1, 1)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("column k", "position pos")
     assert ax.get_title() == "PE, d_model = 16"
-    assert list(ax.lines[0].get_ydata()) == [7, 7]
 
 
 def test_heatmap_without_mark_has_no_line():
@@ -43,12 +42,6 @@ def test_heatmap_puts_position_0_at_the_top_and_one_cell_per_entry():
     assert ax.images[0].get_extent() == [-0.5, 3.5, 5.5, -0.5]
     assert ax.get_ylim() == (5.5, -0.5)  # y grows downwards: row 0 on top
     assert ax.get_xlim() == (-0.5, 3.5)
-
-
-def test_heatmap_rows_follow_the_positions_given():
-    table = sinusoidal_positions(range(100, 110), 4)
-    ax = plot_encoding_heatmap(table, positions=range(100, 110), mark_pos=103)
-    assert ax.images[0].get_extent() == [-0.5, 3.5, 109.5, 99.5]
 
 
 def test_heatmap_rejects_a_vector():
@@ -141,23 +134,6 @@ POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
     "call, error, message",
     [
         (
-            lambda: plot_encoding_heatmap(TABLE, positions=range(4)),
-            ValueError,
-            "positions has length 4, must be 5: one label per row.",
-        ),
-        (
-            lambda: plot_encoding_heatmap(TABLE, mark_pos=5),
-            ValueError,
-            "mark_pos == 5, must be in [0, 5), i.e. 0 <= mark_pos < n_positions.",
-        ),
-        (
-            lambda: plot_encoding_heatmap(
-                TABLE, positions=range(40, 50, 2), mark_pos=43
-            ),
-            ValueError,
-            "mark_pos == 43, must be one of positions: 40 to 48 in steps of 2.",
-        ),
-        (
             lambda: plot_encoding_heatmap(TABLE, ax="left"),
             TypeError,
             "ax == 'left' (str), must be a matplotlib Axes, e.g. from plt.subplots().",
@@ -199,9 +175,6 @@ POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
         ),
     ],
     ids=[
-        "positions-short",
-        "mark-past-the-rows",
-        "mark-between-the-rows",
         "ax-a-word",
         "columns-a-number",
         "wavelength-zero",

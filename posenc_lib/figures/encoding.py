@@ -10,31 +10,26 @@ from ..positional import frequencies
 from ..validation import (
     check_array,
     check_index,
-    check_integer,
     check_positive,
     check_sequence,
     check_table,
 )
 from .describe import describe_figure
-from .style import _check_rows, heatmap, new_axes
+from .style import heatmap, new_axes
 
 __all__ = ["plot_encoding_heatmap", "plot_wavelengths", "plot_waves"]
 
 _TABLE = "(n_positions, d_model), one row per position"
 
 
-def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
+def plot_encoding_heatmap(table, *, ax=None):
     """Draw a table of encodings as a heatmap: rows are positions, columns are k.
 
     Parameters
     ----------
     table : array_like of shape (n_positions, d_model)
         Finite numbers, e.g. ``sinusoidal_positions(range(64), 32)``.
-    positions : array_like of int, shape (n_positions,), optional
-        Each row's position, in equal steps; ``0 .. n_positions - 1`` by default.
     ax : matplotlib Axes, optional
-    mark_pos : int, optional
-        Draw a line through this position's row.
 
     Returns
     -------
@@ -52,40 +47,18 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     [9.5, -0.5]
     """
     table = check_table(table, what=_TABLE)  # (n_positions, d_model)
-    positions = _check_rows(positions, len(table), "positions")  # (n_positions,)
-    mark_pos = _check_mark(mark_pos, positions, len(table))
     ax = new_axes(ax)
-    image = heatmap(ax, table, rows=positions)
+    image = heatmap(ax, table)
     ax.figure.colorbar(image, ax=ax, label="PE[pos, k]")
     n_positions, d_model = table.shape
     ax.set(xlabel="column k", ylabel="position pos", title=f"PE, d_model = {d_model}")
-    text = (
+    describe_figure(
+        ax.figure,
         f"Heatmap of the encoding table: {n_positions} positions (rows, 0 at the "
         f"top) by {d_model} columns, blue -1 to red +1; the left columns change "
-        "fast from row to row, the right ones slowly."
+        "fast from row to row, the right ones slowly.",
     )
-    if mark_pos is not None:
-        ax.axhline(mark_pos, color="black", linewidth=1.5)
-        text += f" A black line marks position {mark_pos}."
-    describe_figure(ax.figure, text)
     return ax
-
-
-def _check_mark(mark_pos, positions, n_positions):
-    """``mark_pos`` as an int that is the position of a row, or None."""
-    if mark_pos is None:
-        return None
-    if positions is None:
-        return check_index(mark_pos, "mark_pos", n_positions, what="n_positions")
-    mark_pos = check_integer(mark_pos, "mark_pos")
-    if mark_pos not in positions:
-        first, last = positions[0], positions[-1]
-        step = f" in steps of {positions[1] - first}" if len(positions) > 1 else ""
-        raise ValueError(
-            f"mark_pos == {mark_pos}, must be one of positions: {first} to "
-            f"{last}{step}."
-        )
-    return mark_pos
 
 
 def plot_waves(table, columns, *, base=10000.0, ax=None):
