@@ -16,7 +16,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, pos_encoding
 from ..validation import check_d_model, check_index, check_integer, check_positions
-from .browser import BrowserWidget, _check_width, table_pairs
+from .browser import BrowserWidget, _check_width
 
 __all__ = [
     "PairCircleExplorer",
@@ -87,8 +87,8 @@ class PositionExplorer(BrowserWidget):
     >>> explorer.drawn_row()
     array([0., 1., 0., 1.])
     >>> explorer.d_model = 2  # a d_model step: Python sends the new table
-    >>> explorer.drawn_table()
-    [['0', '1', '0', '0.0000', '1.0000']]
+    >>> explorer.view["freq"], explorer.view["pe"][0]
+    (['1'], [0, 10000])
     """
 
     def __init__(self, pos=1, d_model=8, *, max_pos=50, max_d_model=64):
@@ -101,17 +101,6 @@ class PositionExplorer(BrowserWidget):
 
     def __repr__(self):
         return f"PositionExplorer(pos={self.pos}, d_model={self.d_model})"
-
-    def drawn_table(self):
-        """The pair table the page shows now: ``[pair, ω, pos·ω, sin, cos]`` rows
-        of the pairs it lists (all, or the first and last of a wide model)."""
-        pos, view = self.pos, self.view
-        listed = [i for i in table_pairs(self.d_model // 2) if i is not None]
-        sin_cos = [format_number(n / 10_000) for n in view["pe"][pos]]
-        return [
-            [str(i), view["freq"][i], angle, sin_cos[2 * i], sin_cos[2 * i + 1]]
-            for i, angle in zip(listed, view["angle"][pos], strict=True)
-        ]
 
 
 position_explorer = PositionExplorer  # chapter 02's name for it
