@@ -20,7 +20,7 @@ id                        what the code does
 ========================= ================================================
 
 ``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE`` and
-``DESCRIPTION`` map it to the wrong line and what goes wrong. The five
+``DESCRIPTION`` map it to the wrong line and to what goes wrong. The five
 ``POS_ENCODING_MISTAKES`` take ``pos`` and ``d`` like ``pos_encoding`` and
 return shape ``(d,)``.
 """
@@ -54,8 +54,6 @@ def k_instead_of_pair(pos, d):
 
         angle = pos / 10000 ** (2 * k / d)    # right: 2 * (k // 2) / d
 
-    A (sin, cos) pair no longer turns as one point on a circle.
-
     Examples
     --------
     Column 1 should be ``cos(3)``; here it is ``cos(3 / 100)``:
@@ -78,8 +76,6 @@ def swapped_sin_cos(pos, d):
 
         pe[k] = np.cos(angle) if k % 2 == 0 else np.sin(angle)
 
-    Position 0 comes out as ``[1, 0, 1, 0, ...]`` instead of ``[0, 1, 0, 1, ...]``.
-
     Examples
     --------
     >>> swapped_sin_cos(0, 4)
@@ -100,8 +96,6 @@ def sine_only(pos, d):
 
         pe[k] = np.sin(angle)    # right: cos(angle) in the odd columns
 
-    Both columns of a pair hold the same number: half the information.
-
     Examples
     --------
     >>> sine_only(0, 4)
@@ -121,8 +115,6 @@ def integer_division(pos, d):
     The wrong line::
 
         angle = pos / 10000 ** ((2 * pair) // d)    # right: (2 * pair) / d
-
-    The exponent truncates to 0: every pair repeats ``sin(pos), cos(pos)``.
 
     Examples
     --------
@@ -173,9 +165,6 @@ def added_to_table(table, token_id):
     The wrong line::
 
         return table[token_id]    # right: table[token_id].copy()
-
-    The row is right; then ``row += pos_encoding(pos, d)`` writes into ``table``,
-    and every later lookup of that token sees it.
 
     Examples
     --------
