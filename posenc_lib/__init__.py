@@ -4,16 +4,10 @@
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-``import posenc_lib`` loads numpy and the maths only: :mod:`~posenc_lib.positional`
-(the formula; :mod:`~posenc_lib.exact` makes it exact and fast),
-:mod:`~posenc_lib.embedding`, :mod:`~posenc_lib.word_vectors` (chapter 01),
-:mod:`~posenc_lib.properties` and :mod:`~posenc_lib.lookback` (04),
-:mod:`~posenc_lib.mistakes` (05), :mod:`~posenc_lib.attention` (06),
-:mod:`~posenc_lib.conventions` and :mod:`~posenc_lib.identify` (07),
-:mod:`~posenc_lib.validation` and :mod:`~posenc_lib.formatting`.
-:mod:`posenc_lib.exercise` (chapter 03) and :mod:`posenc_lib.figures`
-(matplotlib, ipywidgets) load when imported. Grading a class is a course tool
-(``tools/posenc_tools``), outside this package.
+``import posenc_lib`` loads numpy and the maths only, one module per topic
+(:mod:`~posenc_lib.positional` is the formula); :mod:`posenc_lib.exercise` and
+:mod:`posenc_lib.figures` (matplotlib, ipywidgets) load when imported. Grading a
+class is a course tool (``tools/posenc_tools``), outside this package.
 """
 
 import os as _os

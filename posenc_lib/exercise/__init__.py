@@ -1,16 +1,9 @@
-"""The learner's exercise (chapter 03): its command language and its checkers.
+"""The learner's exercise (chapter 03): :func:`run_commands` runs the command
+language (:mod:`.commands`, ``posenc run``: :mod:`.cli`), :func:`compare_outputs`
+puts your output beside the reference's (:mod:`.diff`), and the checkers name
+the mistake your function makes (:mod:`.checkers`, in a child process:
+:mod:`.guard`).
 
-- :mod:`~posenc_lib.exercise.commands`: :func:`run_commands`, the command
-  language (``TABLE``, ``TOKENS``, ``LOOKUP``, ``POSENC``, ``ADD``, ``SIM``);
-  :mod:`~posenc_lib.exercise.cli`: the same as ``posenc run FILE``;
-- :mod:`~posenc_lib.exercise.diff`: :func:`compare_outputs`, your output beside
-  the reference's;
-- :mod:`~posenc_lib.exercise.checkers`: ``check_lookup``, ``check_pos_encoding``,
-  ``check_sinusoidal_positions``, each naming the mistake it recognises
-  (:data:`MISTAKES`, from :mod:`posenc_lib.mistakes`);
-- :mod:`~posenc_lib.exercise.guard`: your code in a child process, timed.
-
->>> from posenc_lib.exercise import check_pos_encoding
 >>> from posenc_lib import pos_encoding
 >>> check_pos_encoding(pos_encoding).passed
 True

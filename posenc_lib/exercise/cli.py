@@ -6,14 +6,11 @@ Usage::
     posenc run - < lesson.txt                  # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
-Each query's line goes to standard output as soon as it is computed; at the
-first bad line its message (``line N: ...``) goes to standard error. With
-``--solution FILE.py`` your ``lookup`` and/or ``pos_encoding`` (the library's
-for a name the file does not define) run in a child process that loads your
-file (:mod:`.guard`): loading it and each call have a time limit
-(``--time-limit``, default 5 s), whatever a call does is a ``line N:`` error,
-and what it prints shows before its line. Ctrl-C, SIGHUP or SIGTERM end the
-child with this command. Never a Python traceback: see :func:`run_main`.
+Each query's line goes to standard output as soon as it is computed; the first
+bad line's message (``line N: ...``) to standard error. With ``--solution``
+your ``lookup`` and/or ``pos_encoding`` run in a child process that loads your
+file (:mod:`.guard`), each call timed (``--time-limit``); whatever a call does
+is a ``line N:`` error. Never a Python traceback: see :func:`run_main`.
 """
 
 import errno

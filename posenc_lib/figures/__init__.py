@@ -1,16 +1,10 @@
 """The chapters' figures and sliders. Importing this imports matplotlib.
 
-Every figure draws the data you pass: compute the table (or vector, or matrix)
-in the notebook cell, then hand it over, so the cell shows what the picture is
-of. :mod:`~posenc_lib.figures.style` has ``setup_notebook`` (every chapter's
-Setup cell) and the one ``heatmap``; :mod:`~posenc_lib.figures.describe` every
-figure's text alternative. Then one module per subject: ``encoding`` (chapter
-02), ``embeddings`` (01), ``properties`` (03, 04, 06: similarity, attention
-that looks back, a mistake beside the right table, RoPE), ``lookback`` (04),
-``circles`` (one pair on the unit circle), ``conventions`` (07); ``sliders``
-(02, 04) and ``explorer`` (the lecture) are drawn in the browser by
-:mod:`~posenc_lib.figures.browser` (anywidget, one ES module in ``static/``) in
-JupyterLab, Voila, the static site and the slides.
+Every figure draws the data the cell computed. :mod:`.style` has
+``setup_notebook`` and the one ``heatmap``, :mod:`.describe` every figure's text
+alternative; then one module per subject (``encoding``, ``embeddings``,
+``properties``, ``lookback``, ``circles``, ``conventions``); ``sliders`` and
+``explorer`` are drawn in the browser by :mod:`.browser` (anywidget).
 """
 
 from .circles import clock_faces, draw_pair_stage, pair_circle, show_pair_shift
