@@ -4,8 +4,7 @@ An embedding table has shape ``(vocab_size, d)``. Looking up token ``t`` returns
 row ``t``, a new array: ``one_hot(t) @ table`` without the multiplications. The
 model's input at position ``pos`` is that row plus ``PE[pos]``.
 
-Adding rather than concatenating (chapter 06): a dot product of two inputs
-splits into four terms,
+Adding rather than concatenating (chapter 06): a dot product splits in four,
 
 .. math::
 

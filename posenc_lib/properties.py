@@ -7,13 +7,9 @@ Dot products. Pair ``i`` contributes
 
     PE[p] \cdot PE[q] = \sum_{i < d/2} \cos\big((p - q)\,\omega_i\big),
 
-which depends only on ``|p - q|``; at offset 0 every term is 1, hence
-``PE[p] . PE[p] == d_model / 2``. Distances likewise:
-``|PE[p] - PE[p + Δ]|^2 = 4 sum_i sin^2(Δ w_i / 2)``, so the closest pair of
-the first ``N`` rows is found over ``N - 1`` offsets, not ``N^2 / 2`` pairs
-(:func:`min_distance`). The checks take any table (rows for positions
-``0, 1, ...``), so chapter 05 can ask which property a mistake breaks
-(:func:`property_report`).
+which depends only on ``|p - q|``: ``d_model / 2`` at offset 0. Distances
+likewise, ``|PE[p] - PE[p + Δ]|^2 = 4 sum_i sin^2(Δ w_i / 2)``. The checks take
+any table, so chapter 05 can ask which property a mistake breaks.
 """
 
 import numpy as np

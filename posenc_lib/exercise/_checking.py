@@ -1,10 +1,8 @@
 """How a checker judges: the reports of a learner's calls against the answers.
 
-Private to :mod:`posenc_lib.exercise`. :func:`read_case` reads one call's
-report (:mod:`._reports`): an error, a timeout, an end or the wrong kind of
-answer stops the check with a :class:`Stop`. Then :func:`diagnose` compares the
-answers with the right ones within :data:`TOLERANCE` (float32 passes; rounding
-and float16 are named as such) and, if they differ, with each mistake's.
+:func:`read_case` reads one call's report (:mod:`._reports`), or stops the check
+(:class:`Stop`); :func:`diagnose` compares the answers with the right ones within
+:data:`TOLERANCE` (float32 passes) and, if they differ, with each mistake's.
 """
 
 import html

@@ -1,10 +1,8 @@
 """The usual bugs outside the lesson's list, as answers to compare with (private).
 
-Learners who write ``pos_encoding`` or ``sinusoidal_positions`` make a few more
-mistakes than the lesson's five, each cheap to recognise: compute what the bug
-would answer on the checker's cases, with the library's own functions, and
-compare. Each bug is a tuple ``(what, *lines)``: what the answer looks like,
-then what went wrong (for :func:`._checking.mistake_result`).
+Each bug is a tuple ``(what, *lines)``: what the answer looks like, then what
+went wrong (for :func:`._checking.mistake_result`); :func:`rows_for` computes
+its answers with the library's own functions.
 
 ============================ ================================================
 bug                          what the code does

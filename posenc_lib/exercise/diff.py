@@ -1,11 +1,9 @@
 """Your output beside the reference's, line by line, the first difference marked.
 
-Run a command script twice, with your functions and with the library's, and
-:func:`compare_outputs` pairs the two outputs' lines by number, marks every line
-that differs and points at the first, down to its first differing number. It
-compares the text as printed, to 4 decimals (the checkers compare numbers
-within 1e-6): a line whose numbers are the reference's rounded to fewer
-decimals is named so.
+Run a command script twice, with your functions and with the library's:
+:func:`compare_outputs` marks every line that differs and points at the first,
+down to its first differing number. It compares the text as printed, to 4
+decimals (the checkers compare numbers within 1e-6).
 """
 
 import html
