@@ -29,7 +29,7 @@ from .positional import (
     sinusoidal_positions,
     wavelengths,
 )
-from .properties import offset_similarity, similarity, similarity_matrix
+from .properties import offset_similarity, similarity
 
 __all__ = [
     "Identification",
@@ -43,7 +43,6 @@ __all__ = [
     "pos_encoding",
     "rotation_matrix",
     "similarity",
-    "similarity_matrix",
     "sinusoidal_positions",
     "wavelengths",
 ]

@@ -37,7 +37,6 @@ __all__ = [
     "rotation_error",
     "shift_map_error",
     "similarity",
-    "similarity_matrix",
     "table_of",
 ]
 
@@ -55,22 +54,6 @@ def similarity(p, q, d_model):
     p, q = check_position(p, "p"), check_position(q, "q")
     rows = sinusoidal_positions([p, q], d_model)  # (2, d_model)
     return float(rows[0] @ rows[1])
-
-
-def similarity_matrix(positions, d_model):
-    """All dot products ``PE[p] . PE[q]`` for ``p, q`` in ``positions``, ``(n, n)``.
-
-    Examples
-    --------
-    >>> similarity_matrix(range(3), 2).round(4)
-    array([[ 1.    ,  0.5403, -0.4161],
-           [ 0.5403,  1.    ,  0.5403],
-           [-0.4161,  0.5403,  1.    ]])
-    """
-    positions = check_positions(positions)  # (n,)
-    check_array_size((len(positions), len(positions)), "positions")
-    table = sinusoidal_positions(positions, d_model)  # (n, d_model)
-    return table @ table.T  # (n, n)
 
 
 def offset_similarity(offsets, d_model):
@@ -226,7 +209,8 @@ def diagonal_spread(matrix):
 
     Examples
     --------
-    >>> diagonal_spread(similarity_matrix(range(20), 8)) < 1e-12
+    >>> table = sinusoidal_positions(range(20), 8)  # (20, 8)
+    >>> diagonal_spread(table @ table.T) < 1e-12
     True
     >>> diagonal_spread([[1.0, 2.0], [3.0, 5.0]])
     4.0
