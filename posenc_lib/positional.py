@@ -62,16 +62,15 @@ def sinusoidal_positions(
     Parameters
     ----------
     positions : sequence of int, shape (n,)
-        Integer positions in ``[0, 2**53)``, in any order, duplicates allowed: a
-        list, a ``range`` or an integer array (not text or bytes).
+        Integer positions in ``[0, 2**53)``, in any order, duplicates allowed.
     d_model : int
         Width of the encoding, an even integer >= 2.
     base : float, default 10000.0
-        Base of the wavelengths' geometric progression, in ``[1, 1e100]``.
+        In ``[1, 1e100]``.
     dtype : floating dtype, default numpy.float64
         Dtype of the result; the angles are float64.
     layout : {"interleaved", "concat"}, default "interleaved"
-        Sine and cosine of a pair in columns ``2 * pair`` and ``2 * pair + 1``
+        A pair's sine and cosine in columns ``2 * pair`` and ``2 * pair + 1``
         (the paper's), or ``pair`` and ``d_model // 2 + pair`` (Marian's).
 
     Returns

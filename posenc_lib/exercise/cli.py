@@ -189,7 +189,8 @@ def run_main(args):
     old = {}
     for name in ("SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
         try:
-            old[signum] = signal.signal(signum := getattr(signal, name), _on_signal)
+            signum = getattr(signal, name)
+            old[signum] = signal.signal(signum, _on_signal)
         except (ValueError, AttributeError):  # not the main thread; Windows
             pass
     try:
