@@ -14,7 +14,6 @@ from posenc_lib import (  # noqa: E402
     frequencies,
     offset_similarity,
     rotation_matrix,
-    similarity_matrix,
     sinusoidal_positions,
     wavelengths,
 )
@@ -89,7 +88,8 @@ def test_clock_faces_titles_print_wavelengths_without_an_exponent():
 
 
 def test_similarity_figure_shows_the_similarity_matrix_and_curve():
-    matrix = similarity_matrix(range(25), 16)
+    table = sinusoidal_positions(range(25), 16)  # (25, 16)
+    matrix = table @ table.T  # (25, 25)
     offsets = np.arange(61)
     fig = similarity_figure(matrix, offsets, offset_similarity(offsets, 16))
     image = fig.axes[0].images[0]
