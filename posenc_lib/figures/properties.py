@@ -347,9 +347,9 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
     vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
     rows = np.arange(offset, n_positions)  # query positions with a key offset back
     fig, axes = plt.subplots(
-        1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False
-    )
-    fig.subplots_adjust(bottom=0.22, wspace=0.3)  # room for the legend below
+        1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False,
+        layout="constrained",  # the legend below, clear of the axes at any size
+    )  # fmt: skip
     images = []
     for ax, (title, scores) in zip(axes[0], checked, strict=True):
         images.append(heatmap(ax, scores, vmax=vmax, quantity="score"))
@@ -368,7 +368,7 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
         fig, axes[0], images, scores, scale=scale, label="score[p, q]", shrink=0.8
     )
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncols=2)
+    fig.legend(handles, labels, loc="outside lower center", ncols=2)
     return describe_figure(
         fig,
         f"{len(checked)} heatmap{'s' if len(checked) > 1 else ''} of attention "
