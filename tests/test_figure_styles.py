@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from lecture_figures import _measure_figures  # noqa: E402
+from lecture_figures import measure_figures, styles  # noqa: E402
 
 from posenc_lib import rotation_matrix, sinusoidal_positions  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
@@ -75,17 +75,8 @@ CALLS = {
 }
 
 
-def _styles(figure):
-    """``[(quantity, colour map, (vmin, vmax)), ...]`` of the figure's images."""
-    return [
-        (image.get_label(), image.get_cmap().name, tuple(map(float, image.get_clim())))
-        for ax in figure.axes
-        for image in ax.images
-    ]
-
-
-def _check(styles, where):
-    for quantity, cmap, (low, high) in styles:
+def _check(found, where):
+    for quantity, cmap, (low, high) in found:
         assert quantity in STYLES, f"{where}: an image of unknown quantity {quantity!r}"
         expected, scale = STYLES[quantity]
         assert cmap == expected, f"{where}: {quantity} drawn with {cmap}"
@@ -98,18 +89,18 @@ def _check(styles, where):
 @pytest.mark.parametrize("name", CALLS)
 def test_each_figure_function_colours_its_quantity_in_its_style(name):
     call, quantities = CALLS[name]
-    styles = _styles(call())
+    found = styles(call())
     plt.close("all")
-    assert [quantity for quantity, _, _ in styles] == quantities
-    _check(styles, name)
+    assert [quantity for quantity, _, _ in found] == quantities
+    _check(found, name)
 
 
 def test_every_figure_of_the_lecture_colours_its_quantity_in_its_style():
-    figures = _measure_figures(_styles)
-    drawn = [style for styles in figures for style in styles]
+    figures = measure_figures(styles)
+    drawn = [style for found in figures for style in found]
     assert {quantity for quantity, _, _ in drawn} == set(STYLES)  # all three shown
-    for number, styles in enumerate(figures):
-        _check(styles, f"lecture figure {number}")
+    for number, found in enumerate(figures):
+        _check(found, f"lecture figure {number}")
 
 
 def test_the_explorers_heatmap_uses_the_encodings_colour_map():
