@@ -25,6 +25,9 @@ until nothing changes and, in every state (each slide, each fragment), checks:
 Over the whole run: no request leaves the machine, no local file is missing
 (a 404 on ``file://``), the console shows no error, and every link of the
 slides opens a file that exists beside them (the site's pages).
+
+The lecture's page of that site, printed as ``make pdf`` prints it, keeps every
+display formula inside its box (a long one was cut at the sheet's edge).
 """
 
 import importlib.util
@@ -335,3 +338,30 @@ def _check_prompts(number, state, before):
             assert prompt["after"][0], f"slide {number}: {prompt['text']!r}"
             revealed += 1
     return revealed
+
+
+#: A4 less build_pdf's margins (2 x 14 mm), in CSS px at 96 per inch
+PRINTED_WIDTH = round((210 - 2 * 14) / 25.4 * 96)
+
+
+def test_the_lectures_formulas_fit_a_printed_page(browser, slides):
+    """Printed as ``make pdf`` prints it (typeset on a 1280 px page, then laid out
+    on the sheet), no display formula of the lecture runs past its box."""
+    from posenc_tools.build_pdf import PREPARE
+
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto((slides.parent / "site" / "lecture.html").as_uri())
+        page.emulate_media(media="print")
+        page.evaluate(PREPARE)
+        page.set_viewport_size({"width": PRINTED_WIDTH, "height": 1000})
+        wide = page.evaluate(
+            """() => new Promise(done => requestAnimationFrame(() => done(
+                 [...document.querySelectorAll('.MJXc-display')]
+                   .filter(math => math.scrollWidth > math.clientWidth + 1)
+                   .map(math => math.textContent.slice(0, 40)))))"""
+        )
+        formulas = page.locator(".MJXc-display").count()
+    finally:
+        page.close()
+    assert formulas >= 4 and wide == [], f"cut at the sheet's edge: {wide}"
