@@ -238,12 +238,12 @@ def test_look_back_heatmaps_reject_bad_input(panels, offset, error, message):
         look_back_heatmaps(panels, offset=offset)
 
 
-def test_score_heatmaps_own_scale_fits_each_panel():
+def test_score_heatmaps_own_scale_fits_each_panel_centred_on_0():
     added = np.arange(16.0).reshape(4, 4) - 4  # -4 .. 11
     rotated = np.add.outer(np.arange(4), -np.arange(4)) * 0.1 - 0.5  # -0.8 .. -0.2
     fig = score_heatmaps(added, rotated, scale="own")
-    for ax, scores in zip(fig.axes[:2], [added, rotated], strict=True):
-        assert ax.images[0].get_clim() == (scores.min(), scores.max())
+    for ax, largest in zip(fig.axes[:2], [11, 0.8], strict=True):
+        assert ax.images[0].get_clim() == pytest.approx((-largest, largest))
     assert len(fig.axes) == 4  # two panels, a colour bar each
     shared = score_heatmaps(added, rotated)
     assert [ax.images[0].get_clim() for ax in shared.axes[:2]] == [(-11, 11)] * 2
@@ -251,12 +251,13 @@ def test_score_heatmaps_own_scale_fits_each_panel():
         score_heatmaps(added, rotated, scale="own ")
 
 
-def test_look_back_heatmaps_own_scale_fits_each_panel():
+def test_look_back_heatmaps_own_scale_fits_each_panel_centred_on_0():
     near = look_back_scores(8, rotation_matrix(3, 16))  # all > 0: 1.8 .. 8
     far = -0.1 * near
     fig = look_back_heatmaps({"near": near, "far": far}, offset=3, scale="own")
     for ax, scores in zip(fig.axes[:2], [near, far], strict=True):
-        assert ax.images[0].get_clim() == (scores.min(), scores.max())
+        largest = np.abs(scores).max()
+        assert ax.images[0].get_clim() == pytest.approx((-largest, largest))
     assert len(fig.axes) == 4  # two panels, a colour bar each
     with pytest.raises(ValueError, match=re.escape("scale == 'each', must be")):
         look_back_heatmaps({"near": near}, offset=3, scale="each")

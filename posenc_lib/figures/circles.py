@@ -310,8 +310,8 @@ def clock_faces(positions, d_model, pairs):
     d_model = check_d_model(d_model)
     pairs = [_check_pair(p, d_model, f"pairs[{i}]") for i, p in enumerate(pairs)]
     table = sinusoidal_positions(positions, d_model)  # (n, d_model)
-    fig, axes = plt.subplots(
-        1, len(pairs), figsize=(2.0 * len(pairs), 2.3), squeeze=False
+    fig, axes = plt.subplots(  # faces as large as the heatmaps' panels
+        1, len(pairs), figsize=(2.6 * len(pairs) + 1.2, 3.1), squeeze=False
     )
     for ax, pair in zip(axes[0], pairs, strict=True):
         unit_circle(ax)
@@ -322,7 +322,7 @@ def clock_faces(positions, d_model, pairs):
                 [0, x], [0, y], color=f"C{index}", linewidth=width, label=f"pos {pos}"
             )
         wavelength = 2 * np.pi / frequencies(d_model)[pair]
-        ax.set_title(f"pair {pair}\nwavelength {_readable(wavelength)}", fontsize=9)
+        ax.set_title(f"pair {pair}\nwavelength {_readable(wavelength)}")
     axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return describe_figure(
         fig,

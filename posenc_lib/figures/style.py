@@ -10,7 +10,8 @@
   (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
   It also stores a text alternative with every PNG (:mod:`.describe`).
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
-  attention scores): a diverging colour map centred on 0, row 0 at the top.
+  attention scores): its quantity's colours (:mod:`.colours`, one colour map
+  and scale per quantity), row 0 at the top.
 - :func:`check_axes`: the one check of an ``ax`` argument, which every figure
   helper makes (:func:`new_axes` when ``ax`` may be None).
 
@@ -35,6 +36,7 @@ from ..validation import (
     check_table,
     describe,
 )
+from .colours import PE_CMAP, WEIGHTS_CMAP, apply_style
 from .describe import check_figure, install_alt_text
 
 __all__ = [
@@ -53,12 +55,6 @@ __all__ = [
 
 #: What the inline backend passes to ``savefig``: no version stamp in the PNG.
 INLINE_FIGURE_KWARGS = {"bbox_inches": "tight", "metadata": {"Software": None}}
-
-#: Diverging colour map for encodings and scores: -1 blue, 0 white, +1 red.
-PE_CMAP = "RdBu_r"
-
-#: Sequential colour map for attention weights, 0 (white) to 1 (dark green).
-WEIGHTS_CMAP = "Greens"
 
 _RC = {
     "figure.figsize": (6.0, 3.0),
@@ -272,7 +268,7 @@ def _check_figsize(figsize):
     return tuple(check_positive(x, f"figsize[{i}]") for i, x in enumerate(figsize))
 
 
-def heatmap(ax, table, *, vmax=1.0, rows=None):
+def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     """Draw a 2-D ``table`` on ``ax``: row 0 at the top, one cell per entry.
 
     Parameters
@@ -285,6 +281,8 @@ def heatmap(ax, table, *, vmax=1.0, rows=None):
     rows : array_like of int, shape (n_rows,), optional
         The label of each row (e.g. the positions); ``0 .. n_rows - 1`` by default.
         Must be increasing and evenly spaced, since rows are drawn as equal bands.
+    quantity : {"encoding", "score", "weight"}, default "encoding"
+        What the table holds: its colours and scale (:data:`.colours.STYLES`).
 
     Returns
     -------
@@ -304,14 +302,8 @@ def heatmap(ax, table, *, vmax=1.0, rows=None):
     table = check_table(table, what=what).astype(float)  # (n_rows, n_col)
     vmax = check_positive(vmax, "vmax")
     rows = _check_rows(rows, len(table))  # (n_rows,) or None
-    image = ax.imshow(
-        table,
-        cmap=PE_CMAP,
-        vmin=-vmax,
-        vmax=vmax,
-        aspect="auto",
-        interpolation="nearest",
-    )
+    image = ax.imshow(table, aspect="auto", interpolation="nearest")
+    apply_style(image, quantity, vmax)
     set_rows(image, rows)
     return image
 

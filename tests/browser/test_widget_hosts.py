@@ -10,8 +10,6 @@ posenc_lib's to 4 decimals, its sliders named by the glossary and its pictures
 ``role="img"`` with a text alternative; also after the same keyboard steps.
 """
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -39,21 +37,14 @@ STEPS = [("pos", "ArrowRight", "4,8,2,0"), ("offset", "ArrowRight", "4,8,3,0"),
          ("pair", "ArrowRight", "4,8,3,1")]  # fmt: skip
 
 
-def _script(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # build_site's dataclass looks itself up there
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def static_hosts(tmp_path_factory):
     """The site and the slides, built once: ``{"site": dir, "slides": page}``."""
+    from posenc_tools import build_site, build_slides
+
     out = tmp_path_factory.mktemp("hosts")
-    _script("build_site").build(out / "site")
-    slides = _script("build_slides").build(ROOT / "notebooks" / "lecture.ipynb",
-                                           out / "slides")  # fmt: skip
+    build_site.build(out / "site")
+    slides = build_slides.build(ROOT / "notebooks" / "lecture.ipynb", out / "slides")
     return {"site": out / "site", "slides": slides}
 
 

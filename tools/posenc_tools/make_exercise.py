@@ -23,8 +23,8 @@ A generated notebook is its source with these changes, by cell tag:
   on the projector. (Its lack of output needs no ``# no output:`` marker: the
   ``live`` tag, kept in the cell's metadata, says why, and
   ``tests/test_notebooks_stored.py`` accepts it.) Later cells must not need what
-  a live cell defines (they recompute it), so the blank notebook still runs top
-  to bottom;
+  a live cell defines (they recompute it, ``tests/test_lecture.py`` checks), so
+  the blank notebook still runs top to bottom;
 - ``solution-only``: the cell is left out;
 - relative links ``](../name)`` become ``](name)`` when the generated notebook
   sits one folder above its source.
