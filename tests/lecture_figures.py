@@ -88,7 +88,7 @@ def colour_reaches(path=LECTURE):
     ``reach`` is the largest ``|value|`` over the end of the colour scale (its
     largest ``|limit|``): 1 when the darkest colour is used, small when the whole
     panel is one pale colour. Every quantity's scale starts at 0 or is centred
-    on it (``posenc_lib.figures.colours``), so this is the share of the map used
+    on it (``posenc_lib.figures.style.STYLES``), so this is the share of the map used
     on one side of 0.
     """
     return measure_figures(_reaches, path)

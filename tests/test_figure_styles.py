@@ -1,11 +1,12 @@
 """One style per quantity: every heatmap colours what it shows as posenc_lib says.
 
-``posenc_lib.figures.colours.STYLES`` gives each quantity a figure colours (an
+``posenc_lib.figures.style.STYLES`` gives each quantity a figure colours (an
 encoding, a score, an attention weight) one colour map and one scale. Here every
 figure function of the library, and every figure the lecture shows (re-drawn by
 ``tests/lecture_figures.py``), is checked image by image: the image names its
-quantity (its label, set by ``apply_style``), and its colour map and scale are
-that quantity's. No module of ``posenc_lib.figures`` names a colour map itself.
+quantity (its label, set with its style in ``style.py``), and its colour map and
+scale are that quantity's. No other module of ``posenc_lib.figures`` names a
+colour map.
 """
 
 import re
@@ -31,7 +32,7 @@ from posenc_lib.figures import (  # noqa: E402
     similarity_figure,
 )
 from posenc_lib.figures.browser import colour_map  # noqa: E402
-from posenc_lib.figures.colours import STYLES  # noqa: E402
+from posenc_lib.figures.style import STYLES  # noqa: E402
 
 FIGURES = Path(__file__).resolve().parent.parent / "posenc_lib" / "figures"
 TABLE = sinusoidal_positions(range(12), 8)  # (12, 8)
@@ -111,7 +112,7 @@ def test_the_explorers_heatmap_uses_the_encodings_colour_map():
 def test_no_figure_module_chooses_a_colour_map_of_its_own():
     named = re.compile(r"""cmap\s*=\s*["']|["'](viridis|RdBu\w*|Greens|PuOr\w*)["']""")
     for path in sorted(FIGURES.glob("*.py")):
-        if path.name == "colours.py":
+        if path.name == "style.py":
             continue
         found = named.search(path.read_text(encoding="utf-8"))
         assert found is None, f"{path.name}: {found and found.group()}"

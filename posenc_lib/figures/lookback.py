@@ -1,5 +1,5 @@
 """Chapter 04's figures of the trained look-back layer (:mod:`posenc_lib.lookback`):
-the arrays you pass, drawn; attention weights in their style (``WEIGHTS_CMAP``, 0 to 1).
+the arrays you pass, drawn; attention weights in their style (:data:`.style.STYLES`).
 """
 
 from collections.abc import Mapping
@@ -8,9 +8,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..validation import check_array, check_instance, check_integer, check_positive
-from .colours import PEAK_MARKER, apply_style
 from .describe import describe_figure
 from .properties import _check_score_panels
+from .style import PEAK_MARKER, _apply_style
 
 __all__ = ["attention_maps", "loss_curves"]
 
@@ -43,7 +43,7 @@ def attention_maps(panels, *, lag):
     kw = dict(layout="constrained", subplot_kw={"facecolor": "0.8"})  # masked: grey
     fig, axes = plt.subplots(1, panels, figsize=(2.6 * panels + 1, 3.3), **kw)
     for ax, (title, weight) in zip(np.atleast_1d(axes), checked, strict=True):
-        image = apply_style(ax.imshow(np.where(later, np.nan, weight)), "weight")
+        image = _apply_style(ax.imshow(np.where(later, np.nan, weight)), "weight")
         diagonal = dict(lw=1, label=f"q = p − {lag}", zorder=3)  # over the rings
         ax.plot([0, n - 1 - lag], [lag, n - 1], "k--", **diagonal)
         ax.plot(weight[rows].argmax(axis=1), rows, **PEAK_MARKER,

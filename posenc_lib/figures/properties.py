@@ -19,9 +19,8 @@ from ..validation import (
     check_table,
     check_tables,
 )
-from .colours import PEAK_MARKER
 from .describe import describe_figure
-from .style import heatmap
+from .style import PEAK_MARKER, heatmap
 
 # |difference| below which two tables of values in [-1, 1] agree: each entry is
 # within a few float64 ulps (1e-15) of its sine or cosine, on any CPU.
@@ -224,7 +223,7 @@ def score_heatmaps(added, rotated, *, scale="shared"):
         ``|score|``, with one colour bar (compare sizes across panels).
         ``"own"``: each panel on ``±`` its own largest ``|score|`` (a colour
         bar each), so a panel of small scores still shows its pattern. Both
-        use the scores' colour map, centred on 0 (:mod:`.colours`).
+        use the scores' colour map, centred on 0 (:data:`.style.STYLES`).
 
     Returns
     -------

@@ -9,9 +9,21 @@
   axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default
   (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
   It also stores a text alternative with every PNG (:mod:`.describe`).
+- :data:`STYLES`: one colour map and one scale per quantity a figure colours, set
+  once here, so a quantity looks the same in every chapter, the lecture and the
+  slides (``tests/test_figure_styles.py``):
+
+  ==========  ==========  =================================================
+  quantity    colour map  scale
+  ==========  ==========  =================================================
+  encoding    RdBu_r      centred: ``-vmax`` blue, 0 white, ``+vmax`` red
+                          (``vmax = 1`` for ``PE`` itself)
+  score       RdBu_r      centred on 0, ``vmax`` the largest ``|score|`` drawn
+  weight      Greens      0 (white) to 1 (dark green)
+  ==========  ==========  =================================================
+
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
-  attention scores): its quantity's colours (:mod:`.colours`, one colour map
-  and scale per quantity), row 0 at the top.
+  attention scores): its quantity's style, row 0 at the top.
 - :func:`check_axes`: the one check of an ``ax`` argument, which every figure
   helper makes (:func:`new_axes` when ``ax`` may be None).
 
@@ -27,6 +39,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.image import AxesImage
+from matplotlib.patheffects import withStroke
 
 from ..validation import (
     check_instance,
@@ -36,14 +49,14 @@ from ..validation import (
     check_table,
     describe,
 )
-from .colours import PE_CMAP, WEIGHTS_CMAP, apply_style
 from .describe import check_figure, install_alt_text
 
 __all__ = [
     "INLINE_FIGURE_KWARGS",
+    "PEAK_MARKER",
     "PE_CMAP",
     "PRESENTATION_SCALE",
-    "WEIGHTS_CMAP",
+    "STYLES",
     "check_axes",
     "heatmap",
     "new_axes",
@@ -52,6 +65,25 @@ __all__ = [
     "setup_notebook",
     "text_sizes",
 ]
+
+#: Diverging colour map for encodings ``PE[pos, k]`` (and differences of two).
+PE_CMAP = "RdBu_r"
+
+#: Each quantity a figure colours: its colour map and scale, "centred" from -vmax
+#: through 0 (white) to +vmax, "unit" from 0 to 1 (the table above).
+STYLES = {
+    "encoding": (PE_CMAP, "centred"),
+    "score": ("RdBu_r", "centred"),
+    "weight": ("Greens", "unit"),
+}
+
+#: How a heatmap marks the largest entry of a row: a white ring edged in black,
+#: seen on every colour and apart from the black dashed line it often sits on.
+PEAK_MARKER = {
+    "marker": "o", "linestyle": "none", "markersize": 6, "markerfacecolor": "none",
+    "markeredgecolor": "white", "markeredgewidth": 1.6,
+    "path_effects": [withStroke(linewidth=3.2, foreground="black")],
+}  # fmt: skip
 
 #: What the inline backend passes to ``savefig``: no version stamp in the PNG.
 INLINE_FIGURE_KWARGS = {"bbox_inches": "tight", "metadata": {"Software": None}}
@@ -282,7 +314,7 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
         The label of each row (e.g. the positions); ``0 .. n_rows - 1`` by default.
         Must be increasing and evenly spaced, since rows are drawn as equal bands.
     quantity : {"encoding", "score", "weight"}, default "encoding"
-        What the table holds: its colours and scale (:data:`.colours.STYLES`).
+        What the table holds: its colours and scale (:data:`STYLES`).
 
     Returns
     -------
@@ -303,8 +335,20 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     vmax = check_positive(vmax, "vmax")
     rows = _check_rows(rows, len(table))  # (n_rows,) or None
     image = ax.imshow(table, aspect="auto", interpolation="nearest")
-    apply_style(image, quantity, vmax)
+    _apply_style(image, quantity, vmax)
     set_rows(image, rows)
+    return image
+
+
+def _apply_style(image, quantity, vmax=1.0):
+    """Colour ``image`` as every figure colours ``quantity`` (:data:`STYLES`), and
+    record ``quantity`` as its label (``tests/test_figure_styles.py`` reads it).
+    ``vmax`` tops a centred scale."""
+    if quantity not in STYLES:
+        raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
+    cmap, scale = STYLES[quantity]
+    clim = (-vmax, vmax) if scale == "centred" else (0.0, 1.0)
+    image.set(cmap=cmap, clim=clim, label=quantity)
     return image
 
 
