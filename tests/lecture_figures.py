@@ -8,7 +8,8 @@ every figure the lecture shows, in the order of its PNG outputs: each
 :func:`colour_reaches` runs them
 the same way and returns, for each figure, how far each heatmap's data reaches
 towards the end of its colour scale; :func:`styles` what each image colours and
-how; :func:`png_size` reads a stored PNG's pixel size.
+how; :func:`png_size` reads a stored PNG's pixel size; :func:`text_sizes`
+measures one figure's text.
 """
 
 import ast
@@ -25,10 +26,37 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
-from posenc_lib.figures.style import text_sizes  # noqa: E402
+from posenc_lib.figures.describe import check_figure  # noqa: E402
 
 LECTURE = Path(__file__).resolve().parent.parent / "notebooks" / "lecture.ipynb"
+
+
+def text_sizes(figure):
+    """``[(size_px, text), ...]``, smallest first: every text ``figure`` draws.
+
+    Draws the figure once on its own canvas and records each text that is drawn
+    (visible, not empty): tick labels inside the axes' limits, axis labels,
+    titles, legends, colour bars and annotations. A size is ``fontsize * dpi /
+    72``, the CSS pixel size when the image is shown at its own size.
+    """
+    drawn, draw = [], matplotlib.text.Text.draw
+
+    def recording_draw(text, renderer):
+        if text.get_visible() and text.get_text().strip():
+            drawn.append(text)
+        return draw(text, renderer)
+
+    if not hasattr(check_figure(figure).canvas, "get_renderer"):  # not drawable yet
+        FigureCanvasAgg(figure)
+    matplotlib.text.Text.draw = recording_draw
+    try:
+        figure.canvas.draw()
+    finally:
+        matplotlib.text.Text.draw = draw
+    scale = figure.dpi / 72
+    return sorted((round(t.get_fontsize() * scale, 2), t.get_text()) for t in drawn)
 
 
 def _run_cell(source, namespace):

@@ -37,7 +37,6 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.image import AxesImage
 from matplotlib.patheffects import withStroke
 
@@ -49,7 +48,7 @@ from ..validation import (
     check_table,
     describe,
 )
-from .describe import check_figure, install_alt_text
+from .describe import install_alt_text
 
 __all__ = [
     "INLINE_FIGURE_KWARGS",
@@ -63,7 +62,6 @@ __all__ = [
     "figure_scale",
     "set_rows",
     "setup_notebook",
-    "text_sizes",
 ]
 
 #: Diverging colour map for encodings ``PE[pos, k]`` (and differences of two).
@@ -198,51 +196,6 @@ def setup_notebook(scale=None):
             "config", f"InlineBackend.print_figure_kwargs = {INLINE_FIGURE_KWARGS!r}"
         )
         install_alt_text(shell)  # every PNG output's metadata: {"alt": ...}
-
-
-def text_sizes(figure):
-    """The font size, in pixels of the figure's image, of every text it draws.
-
-    Draws ``figure`` once on its own canvas and records each text that is
-    drawn (visible, not empty): tick labels inside the axes' limits, axis
-    labels, titles, legends, colour bars and annotations. A size is
-    ``fontsize * dpi / 72``, the CSS pixel size when the image is shown at its
-    own size; multiply by the displayed / natural width to get it on a screen.
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-
-    Returns
-    -------
-    list of (float, str)
-        ``(size_px, text)``, smallest first.
-
-    Examples
-    --------
-    >>> from matplotlib.figure import Figure
-    >>> figure = Figure(dpi=144)
-    >>> figure.add_subplot().set_xlabel("position", fontsize=10)
-    Text(0.5, 0, 'position')
-    >>> max(text_sizes(figure))
-    (20.0, 'position')
-    """
-    drawn, draw = [], mpl.text.Text.draw
-
-    def recording_draw(text, renderer):
-        if text.get_visible() and text.get_text().strip():
-            drawn.append(text)
-        return draw(text, renderer)
-
-    if not hasattr(check_figure(figure).canvas, "get_renderer"):  # not drawable yet
-        FigureCanvasAgg(figure)
-    mpl.text.Text.draw = recording_draw
-    try:
-        figure.canvas.draw()
-    finally:
-        mpl.text.Text.draw = draw
-    scale = figure.dpi / 72
-    return sorted((round(t.get_fontsize() * scale, 2), t.get_text()) for t in drawn)
 
 
 def check_axes(ax):
