@@ -21,11 +21,9 @@ from posenc_lib.attention import init_head, position_scores  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
-    draw_pair_stage,
     look_back_heatmaps,
     pair_circle,
     score_heatmaps,
-    show_pair_shift,
     similarity_figure,
 )
 from posenc_lib.figures.circles import unit_circle  # noqa: E402
@@ -272,12 +270,6 @@ def test_compare_tables_names_each_colour_bar_above_it():
     assert [bar.get_ylabel() for bar in bars] == ["", ""]
 
 
-def _stage(n_arrows=1):
-    """An Axes with a pair's circle, and its arrows."""
-    ax = plt.figure().add_subplot()
-    return ax, draw_pair_stage(ax, 4, 1, n_positions=4, n_arrows=n_arrows)
-
-
 @pytest.mark.parametrize(
     "call, error, message",
     [
@@ -287,30 +279,7 @@ def _stage(n_arrows=1):
             "ax == None, must be a matplotlib Axes, e.g. from plt.subplots().",
         ),
         (
-            lambda: draw_pair_stage(_stage()[0], 4, 2, 4, 1),
-            ValueError,
-            "pair == 2, must be in [0, 2), i.e. 0 <= pair < d_model // 2.",
-        ),
-        (
-            lambda: draw_pair_stage(_stage()[0], 4, 1, 4, 0),
-            ValueError,
-            "n_arrows == 0, must be an integer >= 1.",
-        ),
-        (
-            lambda: show_pair_shift(*_stage(2), 1, d_model=4, pair=1, starts=[0]),
-            ValueError,
-            "arrows has length 2, must be 1: one per start.",
-        ),
-        (
-            lambda: show_pair_shift(
-                _stage()[0], ["arrow"], 1, d_model=4, pair=1, starts=[0]
-            ),
-            TypeError,
-            "arrows[0] == 'arrow' (str), must be an arrow from draw_pair_stage "
-            "(a matplotlib Annotation).",
-        ),
-        (
-            lambda: show_pair_shift(*_stage(), -1, d_model=4, pair=1, starts=[0]),
+            lambda: pair_circle(-1, d_model=4, pair=1),
             ValueError,
             "offset == -1, must be an integer >= 0.",
         ),
@@ -343,11 +312,7 @@ def _stage(n_arrows=1):
     ],
     ids=[
         "circle-no-axes",
-        "stage-pair",
-        "stage-no-arrows",
-        "shift-arrows-per-start",
-        "shift-not-an-arrow",
-        "shift-negative-offset",
+        "circle-negative-offset",
         "curve-lengths",
         "curve-negative-offset",
         "curve-nan",

@@ -176,7 +176,6 @@ GOOD |= {
     "pairs": [(0, 1), (1, 2)],
     "pair": 1,
     "starts": (0, 5),
-    "n_arrows": 2,
     "ax": lambda: plt.figure().add_subplot(),
     "tables": lambda: {"interleaved": TABLE_4.copy()},
     "permutations": {"interleaved": [0, 1, 2, 3]},
@@ -222,8 +221,6 @@ OWN = {
     ("added_to_table", "table"): lambda: np.zeros((8, 4)),
     ("rope", "positions"): [0, 1, 2, 3],
     ("self_attention", "positions"): [0, 1, 2, 3],
-    ("show_pair_shift", "starts"): lambda: np.array([0]),
-    ("show_pair_shift", "arrows"): lambda: _arrows(),
     ("plot_word_vectors", "groups"): None,
     ("train", "positions"): True,
     ("train", "steps"): 1,
@@ -247,12 +244,6 @@ def _good(function_name, parameter):
         value = parameter.default
     made_here = getattr(value, "__name__", "") == "<lambda>"  # a factory above
     return value() if made_here and value.__module__ == __name__ else value
-
-
-def _arrows():
-    from posenc_lib.figures.circles import draw_pair_stage
-
-    return draw_pair_stage(GOOD["ax"](), 4, 1, n_positions=4, n_arrows=1)
 
 
 #: free text (a title, a mistake's name, a row's label), which matplotlib writes

@@ -7,7 +7,7 @@ alternative; then one module per subject (``encoding``, ``embeddings``,
 ``explorer`` are drawn in the browser by :mod:`.browser` (anywidget).
 """
 
-from .circles import clock_faces, draw_pair_stage, pair_circle, show_pair_shift
+from .circles import clock_faces, pair_circle
 from .conventions import conventions_figure
 from .describe import describe_figure
 from .embeddings import plot_word_vectors
@@ -28,7 +28,6 @@ __all__ = [
     "compare_tables",
     "conventions_figure",
     "describe_figure",
-    "draw_pair_stage",
     "heatmap",
     "look_back_heatmaps",
     "loss_curves",
@@ -39,6 +38,5 @@ __all__ = [
     "plot_word_vectors",
     "score_heatmaps",
     "setup_notebook",
-    "show_pair_shift",
     "similarity_figure",
 ]
