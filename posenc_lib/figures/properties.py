@@ -1,4 +1,4 @@
-"""Figures of chapters 03 (why sines), 04 (common mistakes) and 06 (beyond).
+"""Figures of chapters 04 (why sines), 05 (common mistakes) and 06 (beyond).
 
 Each function draws the arrays you pass, computed visibly in the notebook cell
 (``S = table @ table.T``, then ``similarity_figure(S, ...)``), and returns the
@@ -14,6 +14,7 @@ import numpy as np
 
 from ..validation import (
     check_array,
+    check_choice,
     check_integer,
     check_positions,
     check_table,
@@ -64,7 +65,9 @@ def similarity_figure(matrix, offsets, similarities):
     (20, 20)
     """
     matrix = check_table(matrix, "matrix", what="(n_positions, n_positions)")
-    offsets, similarities = _check_curve(offsets, similarities)  # (n_offsets,) each
+    offsets = check_positions(offsets, "offsets")  # (n_offsets,)
+    per_offset = {"shape": offsets.shape, "what": f"({len(offsets)},): one per offset"}
+    similarities = check_array(similarities, "similarities", **per_offset)
     half_width = float(np.max(np.diag(matrix)))  # d_model / 2 for an encoding
     if half_width <= 0:
         raise ValueError(
@@ -104,19 +107,6 @@ def similarity_figure(matrix, offsets, similarities):
         "Right: the dot product against the offset, highest at offset 0 and "
         "falling, with ripples, as the offset grows.",
     )
-
-
-def _check_curve(offsets, similarities):
-    """``offsets`` (non-negative integers) and ``similarities`` (finite), one each."""
-    offsets = check_positions(offsets, "offsets")  # (n_offsets,)
-    what = "(n_offsets,), one per offset"
-    similarities = check_array(similarities, "similarities", ndim=1, what=what)
-    if similarities.shape != offsets.shape:
-        raise ValueError(
-            f"similarities has shape {similarities.shape}, must be "
-            f"({len(offsets)},): one per offset."
-        )
-    return offsets, similarities
 
 
 def compare_tables(right, wrong, *, name):
@@ -188,11 +178,6 @@ def compare_tables(right, wrong, *, name):
 _SCALES = ("shared", "own")
 
 
-def _check_scale(scale):
-    if scale not in _SCALES:
-        raise ValueError(f"scale == {scale!r}, must be 'shared' or 'own'.")
-
-
 def _colour_bars(fig, axes, images, panels, *, scale, label, **kwargs):
     """One colour bar for every panel, or (``scale="own"``) each on its own scale.
 
@@ -249,7 +234,7 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     what = "(n_positions, n_positions): query position by key position"
     added = check_table(added, "added", what=what)  # (n, n)
     rotated = check_table(rotated, "rotated", what=what)  # (n, n)
-    _check_scale(scale)
+    check_choice(scale, "scale", _SCALES)
     vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)
     images = [
@@ -293,10 +278,9 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
     """Attention scores by query and key position, with ``q = p - offset`` marked.
 
     One heatmap per matrix, all on one colour scale (or each on its own). A dashed
-    line runs along
-    the diagonal ``q = p - offset`` (the key ``offset`` tokens back) and a dot
-    marks the highest score of each row ``p >= offset``: when the dots sit on the
-    line, every query looks ``offset`` tokens back.
+    line runs along the diagonal ``q = p - offset`` (the key ``offset`` tokens
+    back) and a dot marks the highest score of each row ``p >= offset``: when the
+    dots sit on the line, every query looks ``offset`` tokens back.
 
     Parameters
     ----------
@@ -340,7 +324,7 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
     checked = _check_score_panels(panels)
     n_positions = checked[0][1].shape[0]
     offset = check_integer(offset, "offset", min_value=0, max_value=n_positions - 1)
-    _check_scale(scale)
+    check_choice(scale, "scale", _SCALES)
     vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
     rows = np.arange(offset, n_positions)  # query positions with a key offset back
     fig, axes = plt.subplots(
