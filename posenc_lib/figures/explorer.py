@@ -209,13 +209,11 @@ class Explorer(BrowserWidget):
         pos, d_model, offset, pair = self.values()
         return f"Explorer(pos={pos}, d_model={d_model}, offset={offset}, pair={pair})"
 
-    def _n_positions(self):
-        return self.max_pos + self.max_offset + 1
-
     def _view(self, d_model):
-        return width_view(d_model, self._n_positions(), self.max_offset)
+        n_positions = self.max_pos + self.max_offset + 1  # every pos + Δ
+        return width_view(d_model, n_positions, self.max_offset)
 
-    def _width_changed(self, change):
+    def _width_changed(self, change=None):
         self.pair = min(self.pair, self.d_model // 2 - 1)
         super()._width_changed(change)
 

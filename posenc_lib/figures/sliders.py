@@ -118,7 +118,7 @@ class PairCircleExplorer(BrowserWidget):
     offset : int, default 3
         Starting offset ``Δ``, in ``0 .. max_offset``.
     d_model, pair, n_positions, starts
-        As in :func:`~posenc_lib.figures.properties.pair_circle`.
+        As in :func:`~posenc_lib.figures.circles.pair_circle`.
     max_offset : int, default 15
 
     Examples
