@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 
-from ..validation import check_permutation, check_tables, describe
+from ..validation import check_instance, check_permutation, check_tables
 from .describe import describe_figure
 from .style import heatmap
 
@@ -31,11 +31,8 @@ def column_labels(perm):
 
 def _check_orders(permutations, tables):
     """``permutations`` as a dict of table name -> checked column order or None."""
-    if not isinstance(permutations, Mapping):
-        raise TypeError(
-            f"permutations == {describe(permutations)}, must be a dict of table "
-            "name -> column order (or None)."
-        )
+    what = "a dict of table name -> column order (or None)"
+    check_instance(permutations, "permutations", Mapping, what=what)
     orders = {}
     for name, perm in permutations.items():
         if name not in tables:

@@ -164,9 +164,16 @@ class Explorer(BrowserWidget):
     numbers : object
         ``numbers.value``: the dot product lines the page shows now.
 
+    Raises
+    ------
+    TypeError, ValueError
+        If a value is not an integer in its slider's range, or ``d_model`` is odd.
+
     Examples
     --------
-    >>> app = Explorer(pos=3, d_model=4, offset=2)
+    >>> app = explorer(pos=3, d_model=4, offset=2)  # the notebooks' name for it
+    >>> app.values()
+    (3, 4, 2, 0)
     >>> app.sliders["pos"].value = 5
     >>> "PE[5] · PE[7]" in app.numbers.value
     True
@@ -228,33 +235,4 @@ class Explorer(BrowserWidget):
         return f"PE[{pos}] · PE[{pos + offset}] = {sim}\n= Σᵢ cos(Δ·ωᵢ) = {sim}"
 
 
-def explorer(pos=1, d_model=8, offset=2, **limits):
-    """The lecture explorer, ready to display (the last line of a notebook cell).
-
-    Parameters
-    ----------
-    pos, d_model, offset : int
-        Starting values of the sliders ``pos``, ``d_model`` and ``Δ``.
-    **limits
-        ``max_pos``, ``max_d_model``, ``max_offset``: see :class:`Explorer`.
-
-    Returns
-    -------
-    Explorer
-
-    Raises
-    ------
-    TypeError, ValueError
-        If a value is not an integer in its slider's range, or ``d_model`` is odd.
-
-    Examples
-    --------
-    >>> app = explorer(pos=3, d_model=4, offset=0)
-    >>> app.values()
-    (3, 4, 0, 0)
-    >>> explorer(d_model=7)
-    Traceback (most recent call last):
-    ...
-    ValueError: d_model == 7, must be an even integer >= 2.
-    """
-    return Explorer(pos, d_model, offset, **limits)
+explorer = Explorer  # the notebooks' name for it
