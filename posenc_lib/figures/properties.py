@@ -260,18 +260,12 @@ def _check_score_panels(panels, entries="title -> scores"):
     """``panels`` as a list of (title, square float matrix), all of one shape."""
     what = "(n_positions, n_positions): query position p by key position q"
     panels = check_tables(panels, "panels", what=what, entries=entries)
-    checked = []
-    for title, scores in panels.items():
-        scores = scores.astype(float)
-        rows, columns = scores.shape
-        first = checked[0][1].shape if checked else (rows, rows)
-        if (rows, columns) != first:
-            raise ValueError(
-                f"panels[{title!r}] has shape {scores.shape}, must be {first}"
-                " (square, and the same for every panel)."
-            )
-        checked.append((str(title), scores))
-    return checked
+    n = len(next(iter(panels.values())))  # the first panel's rows
+    same = {"shape": (n, n), "what": f"{(n, n)} (square, and the same for every panel)"}
+    return [
+        (str(title), check_table(scores, f"panels[{title!r}]", **same).astype(float))
+        for title, scores in panels.items()
+    ]
 
 
 def look_back_heatmaps(panels, *, offset, scale="shared"):
