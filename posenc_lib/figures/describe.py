@@ -56,8 +56,7 @@ def describe_figure(figure, text):
     ValueError: text == ' ', must be a non-empty description of the figure.
     """
     check_figure(figure)
-    if not isinstance(text, str):
-        raise TypeError(f"text == {text!r}, must be a str describing the figure.")
+    check_instance(text, "text", str, what="a str describing the figure")
     if not text.strip():
         raise ValueError(
             f"text == {text!r}, must be a non-empty description of the figure."

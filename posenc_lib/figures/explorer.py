@@ -13,11 +13,9 @@ They drive
 * the dot product ``PE[pos] · PE[pos + Δ] = Σ_i cos(Δ·ω_i)``, which depends
   on ``Δ`` only.
 
-:class:`Explorer` is an anywidget widget (:mod:`posenc_lib.figures.browser`):
-the browser draws all of it from numbers posenc_lib computed, so a ``pos``,
-``Δ`` or ``pair`` step needs no kernel; a ``d_model`` step asks Python for the
-new width's table. The same module draws it in JupyterLab, in Voila
-(``make explorer``), on the static site and in the slides.
+:class:`Explorer` is drawn in the browser from numbers posenc_lib computed
+(:mod:`posenc_lib.figures.browser`): in JupyterLab, in Voila (``make explorer``),
+on the static site and in the slides.
 
 The page fits any screen from 1024 x 768 up: the pictures are SVG that scale
 with the space left beside the numbers (never taller than the window).
