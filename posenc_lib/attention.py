@@ -7,17 +7,13 @@ Single-head self-attention on a sequence ``x`` of shape ``(n, d_model)``:
     Q = x W_q,\quad K = x W_k,\quad V = x W_v,\qquad
     \mathrm{out} = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_{head}}}\Big) V.
 
-Nothing in it depends on where a row sits, so shuffling the rows of ``x``
-shuffles the rows of ``out`` the same way (*permutation equivariance*); adding
-``PE`` to ``x`` breaks that symmetry. Two other ways to give it positions: a
-*learned* table, one trainable row per position below ``max_len`` and none for
-``max_len`` (:class:`LearnedPositions`); and *RoPE*, which turns each pair of
-the queries and keys counter-clockwise by ``pos * frequency`` (RoFormer [2]_):
-pairs ``(x_{2i}, x_{2i+1})`` (GPT-J, torchtune) or ``(x_i, x_{i+d/2})``
-(Llama's ``rotate_half``). With ``Q(p)`` that rotation, ``Q(m)^T Q(n) ==
-Q(n - m)``: the score ``rope(q, m) . rope(k, n)`` depends on ``n - m`` only.
-``Q(p)`` is the transpose of :func:`~posenc_lib.positional.rotation_matrix`,
-whose pairs are ``(sin, cos)``, not ``(x, y)``.
+Shuffling the rows of ``x`` shuffles the rows of ``out`` the same way
+(*permutation equivariance*); adding ``PE`` to ``x`` breaks that symmetry. Two
+other ways to give it positions: a *learned* table, one row per position below
+``max_len`` (:class:`LearnedPositions`); and *RoPE* (RoFormer [2]_), which
+turns each pair of the queries and keys counter-clockwise by ``pos * frequency``.
+With ``Q(p)`` that rotation, ``Q(m)^T Q(n) == Q(n - m)``: the score
+``rope(q, m) . rope(k, n)`` depends on ``n - m`` only.
 
 References
 ----------
@@ -73,8 +69,7 @@ class AttentionHead(NamedTuple):
 
 
 def _check_head(head):
-    """``head``, an :class:`AttentionHead` of three finite matrices of one shape
-    ``(d_model, d_head)``; TypeError or ValueError naming the part otherwise."""
+    """``head``, an :class:`AttentionHead` of three finite ``(d_model, d_head)``."""
     what = "an AttentionHead(w_q, w_k, w_v), e.g. from init_head"
     check_instance(head, "head", AttentionHead, what=what)
     w_q = check_table(head.w_q, "head.w_q", what="(d_model, d_head)")
@@ -84,8 +79,7 @@ def _check_head(head):
 
 
 def _check_finite_result(result, name):
-    """``result``, unless float64 overflowed on the way (nan or inf from finite
-    input): then ValueError naming the argument that was too large."""
+    """``result``, or a ValueError naming ``name`` if float64 overflowed."""
     if not np.isfinite(result).all():
         raise ValueError(
             f"{name} holds numbers too large for float64: the result overflowed "
@@ -95,9 +89,8 @@ def _check_finite_result(result, name):
 
 
 def init_head(d_model, d_head=None, *, seed=0):
-    """Random projections ``w_q``, ``w_k``, ``w_v`` for one head, each of shape
-    ``(d_model, d_head)`` with entries ``N(0, 1 / d_model)``; both widths even
-    (``d_head`` for RoPE, default ``d_model``), ``seed`` for the generator.
+    """Random projections ``w_q``, ``w_k``, ``w_v``, each ``(d_model, d_head)``
+    (``d_head`` even, default ``d_model``), entries ``N(0, 1 / d_model)``.
 
     Examples
     --------
@@ -115,10 +108,8 @@ def init_head(d_model, d_head=None, *, seed=0):
 def softmax(scores, axis=-1):
     """Softmax along ``axis``, shifted by the maximum so it never overflows.
 
-    Infinite scores follow the limit: ``+inf`` entries share all the weight,
-    ``-inf`` entries get none; a slice of only ``-inf`` has no limit and raises.
-
-    Returns weights of the shape of ``scores``, summing to 1 along ``axis``.
+    ``+inf`` entries share all the weight, ``-inf`` ones get none; a slice of
+    only ``-inf`` raises. The weights sum to 1 along ``axis``.
 
     Examples
     --------
@@ -144,11 +135,10 @@ def softmax(scores, axis=-1):
 
 
 def self_attention(x, head, *, positions=None):
-    """One head of self-attention over the rows of ``x``; no mask.
+    """One head of self-attention over the rows of ``x``, ``(n, d_model)``; no mask.
 
-    ``x`` has one row per token, ``(n, d_model)``; ``head`` comes from
-    :func:`init_head`; with ``positions`` (one per row), queries and keys are
-    rotated by RoPE. Shape ``(n, d_head)``.
+    With ``positions`` (one per row), queries and keys are rotated by RoPE.
+    Shape ``(n, d_head)``.
 
     Examples
     --------
@@ -169,12 +159,8 @@ def self_attention(x, head, *, positions=None):
 
 
 def permutation_gap(layer, x, perm):
-    """How far ``layer`` is from permutation equivariance on ``x``:
-    ``max |layer(x[perm]) - layer(x)[perm]|``, zero (up to rounding) when
-    shuffling the input rows only shuffles the output rows.
-
-    ``layer`` maps an ``(n, d)`` array to one with ``n`` rows; ``perm`` is a
-    permutation of ``range(n)``.
+    """``max |layer(x[perm]) - layer(x)[perm]|``: zero (up to rounding) when
+    shuffling the rows of ``x``, ``(n, d)``, only shuffles the output rows.
 
     Examples
     --------
@@ -205,11 +191,10 @@ def _rope_pairs(layout, d):
 def rope(x, positions, *, base=10000.0, layout="interleaved"):
     """Rotate each pair of row ``r`` by the angle ``+positions[r] * w_pair``.
 
-    Pair ``i`` of ``x`` (queries or keys, ``(n, d)``, ``d`` even) is the point
-    ``(x, y) = (x[2i], x[2i + 1])`` (``layout="interleaved"``: RoFormer, GPT-J,
-    torchtune; then ``rope(x, [p])[0] == rotation_matrix(p, d).T @ x[0]``) or
-    ``(x[i], x[i + d // 2])`` (``"half"``: Llama's ``rotate_half``). It turns
-    counter-clockwise by ``p * w_i``, ``w_i = base ** (-2 i / d)``.
+    Pair ``i`` of ``x`` (``(n, d)``, ``d`` even) is the point ``(x[2i], x[2i +
+    1])`` (``layout="interleaved"``: RoFormer, GPT-J, torchtune; then ``rope(x,
+    [p])[0] == rotation_matrix(p, d).T @ x[0]``) or ``(x[i], x[i + d // 2])``
+    (``"half"``: Llama's ``rotate_half``), turned by ``p * base ** (-2 i / d)``.
 
     Examples
     --------
@@ -257,10 +242,9 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
 def position_scores(x_q, x_k, head, n_positions, *, method):
     """Scores of token ``x_q`` at every query position against ``x_k`` at every key one.
 
-    ``x_q`` and ``x_k`` are the two tokens' embeddings, ``(d_model,)`` each;
-    positions ``0 .. n_positions - 1`` on both axes. With ``method="add"`` ``PE``
-    is added to the embeddings, then projected; with ``"rope"`` the projections
-    are rotated. Entry ``[m, n]`` of the result is the (unscaled) ``q_m . k_n``.
+    ``x_q``, ``x_k``: ``(d_model,)``. ``method="add"`` adds ``PE`` to the
+    embeddings, then projects; ``"rope"`` rotates the projections. Entry ``[m,
+    n]`` is the (unscaled) ``q_m . k_n``, ``m, n < n_positions``.
 
     Examples
     --------
@@ -294,11 +278,8 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
 class LearnedPositions:
     """A learned positional table: one trainable row per position below ``max_len``.
 
-    The rows are random, as at initialisation (scale 0.02, as in GPT-2);
-    training would change their values but never their number.
-
-    ``max_len`` rows (the longest sequence seen in training) of width
-    ``d_model`` (even); ``seed`` for the generator.
+    Random rows, as at initialisation (scale 0.02, as in GPT-2): training would
+    change their values but never their number, ``max_len``.
 
     Examples
     --------

@@ -65,9 +65,8 @@ USED_BY = {
 def tensor2tensor_base(base, d_model):
     """The lesson's base that gives tensor2tensor's frequencies at width ``d_model``.
 
-    tensor2tensor uses ``w_i = base ** (-i / (m - 1))`` with ``m = d_model // 2``
-    (``w_0 = 1`` when ``m == 1``); that is ``B ** (-2 i / d_model)`` with
-    ``B = base ** (m / (m - 1))``, which must be in ``[1, 1e100]`` too.
+    tensor2tensor's ``w_i = base ** (-i / (m - 1))``, ``m = d_model // 2``, is
+    ``B ** (-2 i / d_model)`` with ``B = base ** (m / (m - 1))``, in ``[1, 1e100]``.
 
     Examples
     --------
@@ -93,9 +92,8 @@ def tensor2tensor_base(base, d_model):
 def encoding_table(convention, positions, d_model, *, base=10000.0):
     """The table of ``positions`` in one of :data:`CONVENTIONS`, float64.
 
-    ``positions`` and ``d_model`` as in :func:`~posenc_lib.sinusoidal_positions`;
-    ``base`` is the convention's own (tensor2tensor's ``max_timescale``). Shape
-    ``(n, d_model)``.
+    ``(n, d_model)``; ``base`` is the convention's own (tensor2tensor's
+    ``max_timescale``), the rest as in :func:`~posenc_lib.sinusoidal_positions`.
 
     Examples
     --------

@@ -1,13 +1,10 @@
 r"""Token embeddings: a table with one row per token, and looking rows up.
 
 An embedding table has shape ``(vocab_size, d)``. Looking up token ``t`` returns
-row ``t``, with no arithmetic: it equals ``one_hot(t) @ table``, without the
-``vocab_size * d`` multiplications. The model's input at position ``pos`` is
-that row plus ``PE[pos]``; the rows returned are new arrays, so adding the
-encoding to them can never change the table.
+row ``t``, a new array: ``one_hot(t) @ table`` without the multiplications. The
+model's input at position ``pos`` is that row plus ``PE[pos]``.
 
-Adding rather than concatenating (chapter 06). A dot product of two inputs
-splits into four terms,
+Adding rather than concatenating (chapter 06): a dot product splits in four,
 
 .. math::
 
@@ -37,10 +34,9 @@ __all__ = ["encode", "init_embedding", "lookup", "one_hot", "row_cosines"]
 def lookup(table, token_ids):
     """Fetch the embedding rows of ``token_ids`` from ``table``.
 
-    ``table`` is ``(vocab_size, d)``, real numbers, no nan or inf; ids are in
-    ``[0, vocab_size)``, and a negative one never wraps around to the last rows.
-    The result, ``(d,)`` for one id and ``(n, d)`` for a sequence, is always a
-    new array: writing into it leaves ``table`` unchanged.
+    ``table``: ``(vocab_size, d)``, finite; ids in ``[0, vocab_size)`` (a negative
+    one never wraps around). The result, ``(d,)`` for one id, ``(n, d)`` for a
+    sequence, is a new array: writing into it leaves ``table`` unchanged.
 
     Examples
     --------
@@ -58,10 +54,8 @@ def lookup(table, token_ids):
 
 
 def one_hot(token_ids, vocab_size):
-    """One-hot rows: row ``r`` is all zeros except a 1 in column ``token_ids[r]``.
-
-    Shape ``(n, vocab_size)`` (one row for a single id), float64, so that
-    ``one_hot(ids, V) @ table == lookup(table, ids)``.
+    """One-hot rows, ``(n, vocab_size)``: a 1 in column ``token_ids[r]`` of row ``r``,
+    so that ``one_hot(ids, V) @ table == lookup(table, ids)``.
 
     Examples
     --------
@@ -80,9 +74,8 @@ def one_hot(token_ids, vocab_size):
 def encode(table, token_ids):
     """The model's input: each token's row plus the encoding of its position.
 
-    Token ``token_ids[k]`` sits at position ``k``, so the result, ``(n, d)``, is
-    ``lookup(table, token_ids) + sinusoidal_positions(range(n), d)`` (``d``
-    even); ``table`` is not modified.
+    ``lookup(table, token_ids) + sinusoidal_positions(range(n), d)``, ``(n, d)``:
+    token ``token_ids[k]`` sits at position ``k``.
 
     Examples
     --------
@@ -100,14 +93,10 @@ def encode(table, token_ids):
 
 
 def init_embedding(vocab_size, d_model, *, seed=0, scale=None):
-    """A random embedding table, as a model starts it: entries ``N(0, scale**2)``.
+    """A random embedding table, ``(vocab_size, d_model)``: entries ``N(0, scale**2)``.
 
     With the default ``scale = 1 / sqrt(d_model)`` each row has squared length
-    about 1 (its mean over rows is 1), whatever the width.
-
-    Shape ``(vocab_size, d_model)``, ``d_model`` even (so the encoding can be
-    added); ``seed`` makes it reproducible; ``scale``, the entries' standard
-    deviation, defaults to ``1 / sqrt(d_model)``.
+    about 1, whatever the width.
 
     Examples
     --------
@@ -126,9 +115,8 @@ def init_embedding(vocab_size, d_model, *, seed=0, scale=None):
 def row_cosines(a, b):
     """The cosine of the angle between row ``r`` of ``a`` and row ``r`` of ``b``.
 
-    ``cos = a[r] . b[r] / (|a[r]| |b[r]|)``, in ``[-1, 1]``: 1 for the same
-    direction, 0 for perpendicular rows; ``a`` and ``b`` of one shape ``(n, d)``,
-    finite, no row all zeros. Shape ``(n,)``.
+    ``a[r] . b[r] / (|a[r]| |b[r]|)``, ``(n,)``, for ``a`` and ``b`` of one shape
+    ``(n, d)`` with no row all zeros.
 
     Examples
     --------

@@ -1,45 +1,34 @@
 r"""Exact angles, and the fast path of :func:`~posenc_lib.sinusoidal_positions`.
 
-:func:`~posenc_lib.sinusoidal_positions` shows the formula. It hands a table
-over to :func:`sinusoidal_table` here when the plain formula would be either not
-accurate enough or slow: from position ``2**12`` on, or from 64 rows on. The
-numbers are the same; what this module adds is how they are computed.
+:func:`~posenc_lib.sinusoidal_positions` shows the formula, and hands a table
+over to :func:`sinusoidal_table` when the formula would be inexact or slow: from
+position ``2**12`` on, or from 64 rows on. The numbers are the same.
 
 Exact angles (Dekker's error-free product)
     In float64 the quotient ``angle = pos / divisor`` is rounded, by up to half
     a unit in its last place: at most 2.3e-13 below position ``2**12``, but 6e-8
-    at position 1e9, enough to break the rotation property.
-    What the division dropped can be recovered exactly. Split each factor into
-    two halves of 26 bits (Veltkamp's split); their partial products are then
-    exact, and Dekker's ``two_product`` gives ``angle * divisor == p + e`` with
-    ``p`` the rounded product and ``e`` its rounding error, both floats. Since
-    ``p`` is within a few units of ``pos``, ``pos - p`` is exact too, and
+    at position 1e9, enough to break the rotation property. Split each factor
+    into two halves of 26 bits (Veltkamp's split); Dekker's ``two_product``
+    gives ``angle * divisor == p + e`` exactly, ``p`` the rounded product and
+    ``e`` its rounding error. ``pos - p`` is exact too, and
 
     .. math::
 
         r = \frac{(pos - p) - e}{divisor}
 
-    is the remainder ``pos / divisor - angle`` to a relative 1e-16: the angle
-    is ``angle + r`` exactly. :func:`sin_cos` turns by it,
-    ``sin(angle + r) = sin(angle) cos(r) + cos(angle) sin(r)`` (to first order
-    while ``|r| < 1e-8``, where ``r**2 / 2`` is below 5e-17). Every value is then
-    within 1e-15 of ``sin`` or ``cos`` of ``pos / divisor`` computed exactly,
-    for positions up to ``2**53`` (exact in float64) and bases up to ``1e100``
-    (far from overflow in the products).
+    is the remainder ``pos / divisor - angle`` to a relative 1e-16. :func:`sin_cos`
+    turns by it, ``sin(angle + r) = sin(angle) cos(r) + cos(angle) sin(r)`` (to
+    first order while ``|r| < 1e-8``): every value is within 1e-15 of the exact
+    one, for positions up to ``2**53`` and bases up to ``1e100``.
 
 Rotation blocks
-    A long contiguous run ``a, a + 1, ..., b`` needs no sine at all for most
-    rows. Seen as the complex number ``sin + 1j * cos``, a pair turns by
-    ``j * frequency`` when the position moves by ``j`` (the rotation property of
-    chapter 03): ``rotor(b + j) == -1j * rotor(b) * rotor(j)``. So the table is
-    cut into blocks of about ``6 * sqrt(n)`` rows; the first row of each block
-    and the steps ``-1j * rotor(j)`` inside one are computed exactly, and every
-    other row is one complex multiplication, written straight into the output.
-    Each row is one product of exact numbers away from the truth, so no error
-    builds up along a block.
-
-Work is done a bounded number of rows at a time, so scratch memory stays a few
-percent of the table.
+    A run ``a, a + 1, ..., b`` needs no sine for most rows. Seen as the complex
+    number ``sin + 1j * cos``, a pair turns by ``j * frequency`` when the
+    position moves by ``j``: ``rotor(b + j) == -1j * rotor(b) * rotor(j)``. The
+    table is cut into blocks of about ``6 * sqrt(n)`` rows; the first row of each
+    block and the steps ``-1j * rotor(j)`` are exact, and every other row is one
+    complex multiplication of exact numbers, so no error builds up. Scratch
+    memory stays a few percent of the table.
 
 References
 ----------
@@ -72,11 +61,7 @@ def takes_over(positions):
 
 def sinusoidal_table(positions, divisors, dtype):
     """The interleaved table, ``(n, d_model)`` of ``dtype``: ``sin`` and ``cos`` of
-    the exact angles ``positions / divisors``, each within 1e-15.
-
-    ``positions`` (int64, ``(n,)``, in ``[0, 2**53)``) and ``divisors``
-    (``base ** (2 * pair / d_model)``, ``(d_model // 2,)``, ``base`` in
-    ``[1, 1e100]``) are checked by the caller.
+    the exact angles ``positions / divisors``, checked by the caller.
 
     Examples
     --------

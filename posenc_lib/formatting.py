@@ -14,10 +14,8 @@ def format_number(x):
 
     Examples
     --------
-    >>> format_number(-0.99)
-    '-0.9900'
-    >>> format_number(-1e-9)
-    '0.0000'
+    >>> format_number(-0.99), format_number(-1e-9)
+    ('-0.9900', '0.0000')
     """
     text = f"{float(x):.4f}"
     return "0.0000" if text == "-0.0000" else text

@@ -57,21 +57,17 @@ class Identification(NamedTuple):
 
     Attributes
     ----------
-    convention : str or None
-        One of :data:`~posenc_lib.conventions.CONVENTIONS`, or None.
+    convention, mistake : str or None
+        One of :data:`~posenc_lib.conventions.CONVENTIONS`; the lesson's mistake.
     base : float or None
-        The base of the table; None if it cannot be told (``d_model == 2``, or
-        one position only) or nothing matched.
+        None if it cannot be told (``d_model == 2``, one position) or no match.
     first_position : int or None
         The position the first row encodes (FSMT's rows start at 2).
-    mistake : str or None
-        The id of the lesson's mistake the table matches, if any.
     permutation : numpy.ndarray or None
         The column order with ``table[:, permutation]`` the lesson's table.
     distance : float
         Largest |difference| from the named (or nearest) candidate.
     message : str
-        One paragraph for a person, naming libraries that use the convention.
 
     Examples
     --------
@@ -296,17 +292,15 @@ def identify_encoding(table, *, positions=None):
 
     The closest candidate (module notes) is reported if its largest difference
     is within 1e-3 (4e-3 for float16). Among candidates closer to each other
-    than the table's own rounding (its dtype's eps times the largest position:
-    the last bits are the CPU's), base 10000 is preferred, then a mistake, then
+    than the table's own rounding, base 10000 is preferred, then a mistake, then
     a round base.
 
     Parameters
     ----------
     table : array_like of shape (n, d_model)
-        A list of rows, a numpy array or anything with ``__array__`` (a torch
-        tensor), float16, float32 or float64; ``d_model`` even, no nan or inf.
+        Rows, an array or a tensor, float16 to float64; ``d_model`` even, finite.
     positions : sequence of int, shape (n,), optional
-        The position of each row; default ``0 .. n - 1``. Any order works.
+        The position of each row, in any order; default ``0 .. n - 1``.
 
     Examples
     --------

@@ -38,7 +38,7 @@ class LookBack(NamedTuple):
     positions: bool  # is PE[p] added to the input?
 
 
-def _check_tokens(tokens, model):
+def _check_tokens(tokens, model):  # (n_sequences, n_positions) ids of the table
     check_instance(model, "model", LookBack, what="a LookBack, e.g. from train")
     tokens = check_table(tokens, "tokens", what="(n_sequences, n_positions)")
     check_token_ids(tokens.ravel(), len(model.table), name="tokens.flat")
@@ -61,7 +61,7 @@ def _forward(model, tokens):  # the layer's arrays, from the input x to the logi
 
 
 def loss_and_grads(model, tokens):
-    """The mean cross-entropy over positions ``p >= lag``, and its gradients by name.
+    """The mean cross-entropy over positions ``p >= lag``, and its gradients.
 
     Examples
     --------
@@ -98,9 +98,9 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
     vocab_size, d_model : int
         Tokens, and the input width (even); ``d_head = d_model // 2``.
     lag : int
-        The target at position ``p`` is the token at ``p - lag``, ``lag >= 1``.
+        The target at position ``p`` is the token at ``p - lag``.
     positions : bool
-        Whether the input is the embedding plus ``PE[p]``, or the embedding alone.
+        Whether ``PE[p]`` is added to the embedding.
     steps, seed : int
         Adam steps, each on ``BATCH`` fresh sequences; the seed of every number.
 
@@ -133,9 +133,9 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
 
 
 def evaluate(model, tokens):
-    """``(accuracy, attention, guess)`` on ``tokens`` (n_sequences, n_positions):
-    ``guess[s, p]``, the token of the highest logit, is right for a share ``accuracy``
-    of the positions ``p >= lag``; ``attention[p, q]`` is key q's mean weight for p.
+    """``(accuracy, attention, guess)`` on ``tokens``: ``guess[s, p]``, the highest
+    logit's token, is right at a share ``accuracy`` of the positions ``p >= lag``;
+    ``attention[p, q]`` is key q's mean weight for p.
 
     Examples
     --------

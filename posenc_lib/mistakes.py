@@ -1,9 +1,8 @@
 """The lesson's common mistakes, written out as code that makes them.
 
-Each mistake has the signature of the function it gets wrong, so chapter 04 can
-put it beside the right answer, and the exercise's checkers and
-:func:`posenc_lib.identify_encoding` can recognise it. The right formula, for
-position ``pos``, column ``k`` and width ``d``, with ``pair = k // 2``::
+Each mistake has the signature of the function it gets wrong, so chapter 05 can
+put it beside the right answer and the checkers and
+:func:`posenc_lib.identify_encoding` can recognise it. The right formula::
 
     angle      = pos / 10000 ** (2 * pair / d)
     PE[pos][k] = sin(angle) if k is even else cos(angle)
@@ -20,12 +19,10 @@ id                        what the code does
                           writes into the table
 ========================= ================================================
 
-``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE``,
-``RIGHT_LINE`` and ``DESCRIPTION`` map it to the wrong line, the right one and a
-sentence on what goes wrong. The five ``POS_ENCODING_MISTAKES`` take ``pos``
-(an integer >= 0) and ``d`` (even, >= 2), like ``pos_encoding``, and return
-shape ``(d,)``; they check their arguments like the library does, then make the
-mistake: teaching material, not tools.
+``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE`` and
+``DESCRIPTION`` map it to the wrong line and to what goes wrong. The five
+``POS_ENCODING_MISTAKES`` take ``pos`` and ``d`` like ``pos_encoding`` and
+return shape ``(d,)``.
 """
 
 import numpy as np
@@ -36,7 +33,6 @@ __all__ = [
     "DESCRIPTION",
     "MISTAKES",
     "POS_ENCODING_MISTAKES",
-    "RIGHT_LINE",
     "WRONG_LINE",
     "added_to_table",
     "integer_division",
@@ -57,9 +53,6 @@ def k_instead_of_pair(pos, d):
     The wrong line::
 
         angle = pos / 10000 ** (2 * k / d)    # right: 2 * (k // 2) / d
-
-    Neighbouring columns get different frequencies, so a (sin, cos) pair no
-    longer turns as one point on a circle, and frequencies fall twice as fast.
 
     Examples
     --------
@@ -83,8 +76,6 @@ def swapped_sin_cos(pos, d):
 
         pe[k] = np.cos(angle) if k % 2 == 0 else np.sin(angle)
 
-    Position 0 comes out as ``[1, 0, 1, 0, ...]`` instead of ``[0, 1, 0, 1, ...]``.
-
     Examples
     --------
     >>> swapped_sin_cos(0, 4)
@@ -105,9 +96,6 @@ def sine_only(pos, d):
 
         pe[k] = np.sin(angle)    # right: cos(angle) in the odd columns
 
-    Both columns of a pair hold the same number, so the vector carries half the
-    information, and ``PE[pos] . PE[pos]`` is no longer ``d / 2``.
-
     Examples
     --------
     >>> sine_only(0, 4)
@@ -127,9 +115,6 @@ def integer_division(pos, d):
     The wrong line::
 
         angle = pos / 10000 ** ((2 * pair) // d)    # right: (2 * pair) / d
-
-    ``2 * pair < d`` for every pair, so the exponent truncates to 0, every
-    divisor is 1 and every pair repeats ``sin(pos), cos(pos)``.
 
     Examples
     --------
@@ -152,10 +137,8 @@ def integer_power(pos, d):
 
         angle = pos / int(10000 ** (2 * pair / d))    # right: no int(...)
 
-    Where the divisor is a whole number (every pair when ``d`` is 4 or 8)
-    nothing changes; elsewhere the frequencies are slightly off, and the error
-    grows with the position. (Truncating the *exponent* instead is
-    :func:`integer_division`.)
+    Only where the divisor is not a whole number (never when ``d`` is 4 or 8)
+    are the frequencies slightly off, more so at later positions.
 
     Examples
     --------
@@ -182,10 +165,6 @@ def added_to_table(table, token_id):
     The wrong line::
 
         return table[token_id]    # right: table[token_id].copy()
-
-    The row, shape ``(d,)``, is right; the harm comes next: ``row +=
-    pos_encoding(pos, d)`` writes the encoding into ``table`` (``(vocab_size,
-    d)``), and every later lookup of that token (and training) sees it.
 
     Examples
     --------
@@ -220,15 +199,6 @@ WRONG_LINE = {
     "integer-division": "angle = pos / 10000 ** ((2 * pair) // d)",
     "integer-power": "angle = pos / int(10000 ** (2 * pair / d))",
     "added-to-table": "return table[token_id]",
-}
-
-RIGHT_LINE = {
-    "k-instead-of-pair": "angle = pos / 10000 ** (2 * (k // 2) / d)",
-    "swapped-sin-cos": "pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)",
-    "sine-only": "pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)",
-    "integer-division": "angle = pos / 10000 ** (2 * pair / d)",
-    "integer-power": "angle = pos / 10000 ** (2 * pair / d)",
-    "added-to-table": "return table[token_id].copy()",
 }
 
 DESCRIPTION = {

@@ -17,14 +17,12 @@ with ``base = 10000``: wavelengths from ``2*pi`` (pair 0) to just short of
 the sines, then the cosines (``layout="concat"``, :mod:`posenc_lib.conventions`).
 
 :func:`sinusoidal_positions` is this formula in numpy. From position ``2**12``
-on, or for 64 rows and more, it hands over to
-:func:`posenc_lib.exact.sinusoidal_table`: the same numbers, computed exactly
-(the float64 quotient ``pos / divisor`` drops up to ``pos * 1.1e-16`` of the
-angle; that module recovers it) and, for a run of positions, faster (by the
-rotation property of chapter 03). Either way every value is within 1e-12 of
-``sin`` or ``cos`` of ``pos / divisor`` computed exactly, ``divisor`` the
-float64 one used here, at every position up to ``2**53`` (that divisor is itself
-rounded: against the formula in exact arithmetic, add ``3e-16 * pos``).
+on, or for 64 rows and more, it hands over to :mod:`posenc_lib.exact`: the same
+numbers, exact (the float64 quotient ``pos / divisor`` drops up to
+``pos * 1.1e-16`` of the angle) and, for a run of positions, faster. Either way
+every value is within 1e-12 of ``sin`` or ``cos`` of ``pos / divisor`` computed
+exactly, up to position ``2**53`` (the float64 ``divisor`` is itself rounded:
+against the formula in exact arithmetic, add ``3e-16 * pos``).
 
 References
 ----------
@@ -64,24 +62,22 @@ def sinusoidal_positions(
     Parameters
     ----------
     positions : sequence of int, shape (n,)
-        Integer positions in ``[0, 2**53)``, in any order, duplicates allowed: a
-        list, a ``range`` or an integer array (not text or bytes).
+        Integer positions in ``[0, 2**53)``, in any order, duplicates allowed.
     d_model : int
         Width of the encoding, an even integer >= 2.
     base : float, default 10000.0
-        Base of the wavelengths' geometric progression, in ``[1, 1e100]``.
+        In ``[1, 1e100]``.
     dtype : floating dtype, default numpy.float64
         Dtype of the result; the angles are float64.
     layout : {"interleaved", "concat"}, default "interleaved"
-        Sine and cosine of a pair in columns ``2 * pair`` and ``2 * pair + 1``
+        A pair's sine and cosine in columns ``2 * pair`` and ``2 * pair + 1``
         (the paper's), or ``pair`` and ``d_model // 2 + pair`` (Marian's).
 
     Returns
     -------
     numpy.ndarray of shape (n, d_model)
-        Row ``r`` encodes ``positions[r]``, each value within 1e-12 of the exact
-        ``sin`` or ``cos`` of ``positions[r] / divisor`` (module notes); at
-        most 256 MiB (``posenc_lib.validation.MAX_ARRAY_BYTES``).
+        Row ``r`` encodes ``positions[r]`` (within 1e-12: module notes); at most
+        256 MiB (``posenc_lib.validation.MAX_ARRAY_BYTES``).
 
     Examples
     --------
@@ -116,8 +112,7 @@ def _checked(positions, d_model, base, dtype, layout):
 
 
 def _to_halves(table):
-    """Columns ``[0, 2, 4, ..., 1, 3, 5, ...]``, in place, a few rows at a time
-    (the scratch memory stays a few percent of the table)."""
+    """Columns ``[0, 2, 4, ..., 1, 3, 5, ...]``, in place, a few rows at a time."""
     half = table.shape[1] // 2
     for rows in exact.row_blocks(table):
         block = table[rows].copy()  # (rows, d_model)
@@ -126,10 +121,9 @@ def _to_halves(table):
 
 
 def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64, layout="interleaved"):
-    """The encoding of one position, ``PE[pos]``.
+    """The encoding of one position, ``PE[pos]``, shape ``(d_model,)``.
 
-    ``pos`` is an integer in ``[0, 2**53)``, the other arguments as in
-    :func:`sinusoidal_positions`; shape ``(d_model,)``.
+    ``pos``, an integer in ``[0, 2**53)``; the rest as in :func:`sinusoidal_positions`.
 
     Examples
     --------
@@ -171,8 +165,7 @@ def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
 def frequencies(d_model, base=10000.0):
     """Angular frequency of each (sin, cos) pair: ``1 / base ** (2 * pair / d_model)``.
 
-    Radians per position, shape ``(d_model // 2,)``: from 1 (pair 0) down to
-    nearly ``1 / base``. ``d_model`` and ``base`` as in :func:`sinusoidal_positions`.
+    Radians per position, ``(d_model // 2,)``: from 1 (pair 0) to nearly ``1 / base``.
 
     Examples
     --------
@@ -185,8 +178,8 @@ def frequencies(d_model, base=10000.0):
 def wavelengths(d_model, base=10000.0):
     """Wavelength of each (sin, cos) pair in positions: ``2 * pi / frequency``.
 
-    Shape ``(d_model // 2,)``: from ``2 * pi`` (pair 0), growing by a factor
-    ``base ** (2 / d_model)`` per pair.
+    ``(d_model // 2,)``: from ``2 * pi`` (pair 0), times ``base ** (2 / d_model)``
+    per pair.
 
     Examples
     --------
@@ -199,11 +192,10 @@ def wavelengths(d_model, base=10000.0):
 def rotation_matrix(offset, d_model, *, base=10000.0):
     """The matrix ``R`` with ``PE[p + offset] == R @ PE[p]`` for every position p.
 
-    Each pair ``(sin a, cos a)`` becomes ``(sin(a + t), cos(a + t))`` with
-    ``t = offset * frequency``: by angle addition, the block
-    ``[[cos t, sin t], [-sin t, cos t]]``, one per pair along the diagonal.
-    ``offset`` is an integer, ``|offset| < 2**53`` (negative shifts back); each
-    entry is within 1e-15 of the exact ``sin`` or ``cos`` (:func:`exact_sin_cos`).
+    Each pair ``(sin a, cos a)`` becomes ``(sin(a + t), cos(a + t))``, ``t =
+    offset * frequency``: by angle addition, the block ``[[cos t, sin t], [-sin t,
+    cos t]]``, one per pair along the diagonal. ``offset`` is an integer,
+    ``|offset| < 2**53`` (negative shifts back); entries within 1e-15.
 
     Examples
     --------

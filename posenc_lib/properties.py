@@ -7,17 +7,9 @@ Dot products. Pair ``i`` contributes
 
     PE[p] \cdot PE[q] = \sum_{i < d/2} \cos\big((p - q)\,\omega_i\big),
 
-which depends only on the offset ``p - q`` (and is even in it, so only on
-``|p - q|``). At offset 0 every term is 1, hence ``PE[p] . PE[p] == d_model / 2``.
-
-Distances. For the same reason
-``|PE[p] - PE[p + Δ]|^2 = 4 sum_i sin^2(Δ w_i / 2)`` depends only on the offset
-``Δ``, so the closest pair among the first ``N`` rows is found by scanning the
-``N - 1`` offsets instead of all ``N^2 / 2`` pairs (:func:`min_distance`).
-
-The checks take any table (rows for positions ``0, 1, ...``), so chapter 04
-can ask which property a mistaken ``pos_encoding`` breaks (:func:`table_of`,
-:func:`property_report`).
+which depends only on ``|p - q|``: ``d_model / 2`` at offset 0. Distances
+likewise, ``|PE[p] - PE[p + Δ]|^2 = 4 sum_i sin^2(Δ w_i / 2)``. The checks take
+any table, so chapter 05 can ask which property a mistake breaks.
 """
 
 import numpy as np
@@ -45,14 +37,12 @@ __all__ = [
     "rotation_error",
     "shift_map_error",
     "similarity",
-    "similarity_matrix",
     "table_of",
 ]
 
 
 def similarity(p, q, d_model):
-    """The dot product ``PE[p] . PE[q]`` of the encodings of positions ``p`` and
-    ``q`` (integers in ``[0, 2**53)``) at width ``d_model``.
+    """``PE[p] . PE[q]``, the dot product of positions ``p``, ``q`` in ``[0, 2**53)``.
 
     Examples
     --------
@@ -66,27 +56,9 @@ def similarity(p, q, d_model):
     return float(rows[0] @ rows[1])
 
 
-def similarity_matrix(positions, d_model):
-    """All dot products ``PE[p] . PE[q]`` for ``p, q`` in ``positions``, shape
-    ``(n, n)``: symmetric, and constant along each diagonal for a range.
-
-    Examples
-    --------
-    >>> similarity_matrix(range(3), 2).round(4)
-    array([[ 1.    ,  0.5403, -0.4161],
-           [ 0.5403,  1.    ,  0.5403],
-           [-0.4161,  0.5403,  1.    ]])
-    """
-    positions = check_positions(positions)  # (n,)
-    check_array_size((len(positions), len(positions)), "positions")
-    table = sinusoidal_positions(positions, d_model)  # (n, d_model)
-    return table @ table.T  # (n, n)
-
-
 def offset_similarity(offsets, d_model):
-    """``PE[p] . PE[p + Δ] = sum_i cos(Δ w_i)`` for each offset ``Δ`` of ``offsets``
-    (integers in ``[0, 2**53)``), shape ``(m,)``: the closed form of the module
-    notes, from the exact angles.
+    """``PE[p] . PE[p + Δ] = sum_i cos(Δ w_i)`` for each offset ``Δ`` of ``offsets``,
+    ``(m,)``: the closed form of the module notes, from the exact angles.
 
     Examples
     --------
@@ -103,9 +75,8 @@ def offset_similarity(offsets, d_model):
 def pair_angle_gaps(p, q, d_model):
     """How far apart positions ``p`` and ``q`` are on each pair's "clock face".
 
-    Pair ``i`` turns ``w_i`` radians per position, so the hands differ by
-    ``(q - p) w_i`` wrapped into ``[0, pi]`` (from its exact sine and cosine):
-    near 0 the pair cannot tell the positions apart. Shape ``(d_model // 2,)``.
+    The hands of pair ``i`` differ by ``(q - p) w_i`` wrapped into ``[0, pi]``,
+    ``(d_model // 2,)``: near 0 the pair cannot tell the positions apart.
 
     Examples
     --------
@@ -121,9 +92,8 @@ def pair_angle_gaps(p, q, d_model):
 def min_distance(n_positions, d_model):
     """Smallest distance between any two of the rows ``PE[0] .. PE[n_positions - 1]``.
 
-    ``|PE[p] - PE[p + Δ]| = 2 sqrt(sum_i sin^2(Δ w_i / 2))`` (module notes), so
-    one offset ``Δ`` at a time instead of every pair of rows (``n_positions >=
-    2``). Returns the distance and the smallest offset ``Δ`` at which it occurs.
+    One offset ``Δ`` at a time (module notes), ``n_positions >= 2``. Returns the
+    distance and the smallest offset ``Δ`` at which it occurs.
 
     Examples
     --------
@@ -146,10 +116,8 @@ def min_distance(n_positions, d_model):
 def table_of(fn, n_positions, d_model):
     """Stack ``fn(pos, d_model)`` for ``pos = 0 .. n_positions - 1`` into a table.
 
-    ``fn`` has the signature of :func:`~posenc_lib.positional.pos_encoding`, so
-    this builds the table of the library's encoding or of a mistaken version
-    (:mod:`posenc_lib.mistakes`); every call must return ``d_model`` finite
-    real numbers, else the error names that call.
+    ``fn`` is ``pos_encoding`` or one of :mod:`posenc_lib.mistakes`; each call
+    must return ``d_model`` finite real numbers, else the error names that call.
 
     Examples
     --------
@@ -204,10 +172,8 @@ _TABLE = "(n_positions, d_model), one row per position"
 def rotation_error(table, offset):
     """``max |PE[p + offset] - R(offset) @ PE[p]|`` over the rows of ``table``.
 
-    ``table`` has rows for positions ``0, 1, 2, ...``, ``(n_positions,
-    d_model)``, and ``1 <= offset < n_positions``. Rounding-sized for the true
-    encoding, large for one whose pairs do not rotate like it (``R``:
-    :func:`~posenc_lib.positional.rotation_matrix`).
+    ``table``: rows for positions ``0, 1, ...``; ``1 <= offset < n_positions``.
+    Rounding-sized for the true encoding (``R``: ``rotation_matrix``).
 
     Examples
     --------
@@ -222,11 +188,10 @@ def rotation_error(table, offset):
 def shift_map_error(table, offset):
     """How well *some* fixed matrix ``M`` maps every row ``p`` to row ``p + offset``.
 
-    Fits ``table[p + offset] ~= M @ table[p]`` for all ``p`` by least squares and
-    returns the largest remaining error: near zero whenever a shift is a linear
-    map (a rotation either way, at any frequencies), large when a pair's sine
-    has lost its matching cosine. Parameters as in :func:`rotation_error`; best
-    with ``n_positions - offset`` well above ``d_model``.
+    The largest error of the least-squares fit ``table[p + offset] ~= M @
+    table[p]``: near zero whenever a shift is a linear map (a rotation at any
+    frequencies), large when a pair's sine has lost its cosine. Parameters as in
+    :func:`rotation_error`.
 
     Examples
     --------
@@ -239,14 +204,13 @@ def shift_map_error(table, offset):
 
 
 def diagonal_spread(matrix):
-    """The largest range (max - min) of the entries along any diagonal of ``matrix``.
-
-    Zero exactly when every diagonal is constant, i.e. when entry ``[i, j]``
-    depends only on ``j - i``.
+    """The largest range (max - min) of the entries along any diagonal of ``matrix``:
+    zero exactly when entry ``[i, j]`` depends only on ``j - i``.
 
     Examples
     --------
-    >>> diagonal_spread(similarity_matrix(range(20), 8)) < 1e-12
+    >>> table = sinusoidal_positions(range(20), 8)  # (20, 8)
+    >>> diagonal_spread(table @ table.T) < 1e-12
     True
     >>> diagonal_spread([[1.0, 2.0], [3.0, 5.0]])
     4.0
@@ -281,12 +245,10 @@ def min_row_distance(table):
 def property_report(table, *, offset=3):
     """Chapter 03's properties measured on ``table`` (rows for positions 0, 1, ...).
 
-    ``d_model`` is even and ``n_positions`` at least ``offset + d_model``
-    (``offset``: the shift of the two rotation checks). The report holds
-    ``"differs from PE"`` (max abs difference from the true table),
-    :func:`rotation_error`, :func:`shift_map_error`, ``"squared-length error"``
-    (``max |PE[p].PE[p] - d_model/2|``), :func:`diagonal_spread` of ``table @
-    table.T`` and :func:`min_row_distance`.
+    ``offset`` is the shift of the two rotation checks. The report holds the
+    largest difference from the true table, :func:`rotation_error`,
+    :func:`shift_map_error`, ``max |PE[p].PE[p] - d_model/2|``,
+    :func:`diagonal_spread` of ``table @ table.T`` and :func:`min_row_distance`.
 
     Examples
     --------

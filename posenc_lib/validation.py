@@ -50,10 +50,8 @@ _BOOLS = frozenset((bool, np.bool_))
 
 
 def describe(value, *, kind=True):
-    """A short form of ``value`` for a message; with ``kind``, its type after it.
-
-    An integer past 40 digits shows its start and its length (``str`` refuses
-    one past 4300 digits); a numpy scalar reads as its Python value.
+    """A short form of ``value`` for a message; with ``kind``, its type after it
+    (an integer past 40 digits shows its start and its length).
 
     Examples
     --------
@@ -81,7 +79,7 @@ def describe(value, *, kind=True):
 
 def _digits(value, *, count=False):
     """``str(value)``, or past 40 digits its first 12 and the number of digits
-    (that number alone if ``count``); ``str`` is never called on a huge int."""
+    (that number alone if ``count``), without ``str`` of a huge int."""
     size = abs(value)
     if size.bit_length() < 1000:
         digits = len(str(size))
@@ -140,8 +138,7 @@ def check_position(value, name="pos", *, signed=False):
 
 
 def _real(value, name, expected):
-    """``value`` as a float (an int past float64's range as inf), or TypeError
-    unless it is a real number (a bool is not)."""
+    """``value`` as a float (a huge int as inf); TypeError unless it is real."""
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise _fail(name, value, expected, TypeError)
     try:
@@ -171,8 +168,7 @@ def check_base(base, name="base"):
 
 
 def check_array_size(shape, name, *, itemsize=8, what="the result"):
-    """Raise a ValueError if an array of ``shape`` would pass
-    :data:`MAX_ARRAY_BYTES`; ``name`` says which arguments set the shape."""
+    """Raise a ValueError naming ``name`` if ``shape`` passes MAX_ARRAY_BYTES."""
     size = math.prod(int(length) for length in shape) * itemsize
     if size <= MAX_ARRAY_BYTES:
         return
@@ -224,9 +220,8 @@ def check_dtype(dtype, name="dtype"):
 
 
 def check_sequence(values, name, *, what="a sequence", length=None, per=""):
-    """Return ``values`` if it is a sized sequence, not text or bytes, of
-    ``length`` items if given; ``what`` says what was expected, ``per`` why
-    that length."""
+    """Return ``values`` if it is a sized sequence (not text) of ``length`` items
+    if given; ``what`` says what was expected, ``per`` why that length."""
     if isinstance(values, _TEXT) or not hasattr(values, "__len__"):
         raise _fail(name, values, what, TypeError)
     if length is not None and len(values) != length:
@@ -237,8 +232,7 @@ def check_sequence(values, name, *, what="a sequence", length=None, per=""):
 def _integers(values, name, one, high, expected):
     """``values`` as a 1-D int64 array of integers in ``[0, high]``, or an error
     naming the first bad item (``one`` describes an item, ``expected`` what one
-    below 0 and one above ``high`` must be). Text and bytes are refused (numpy
-    reads ``b"ab"`` as 97 and 98), and so is a bool in a list."""
+    below 0 and one above ``high`` must be). Text, bytes and bools are refused."""
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
     check_sequence(values, name, what=many)
     if isinstance(values, range) and values:  # its ends bound it: check them first
@@ -299,8 +293,8 @@ def check_token_ids(token_ids, vocab_size, name="token_ids"):
 
 
 def check_index(value, name, size, *, what, each=None):
-    """Return ``value`` as an ``int`` in ``[0, size)``, never wrapping a negative
-    one; ``each`` names one value in the bound when ``name`` is a plural."""
+    """Return ``value`` as an ``int`` in ``[0, size)`` (``what`` names ``size``;
+    ``each`` one value, when ``name`` is a plural)."""
     if not _is_int(value):
         raise _fail(name, value, f"an integer in [0, {size})", TypeError)
     if not 0 <= value < size:
@@ -321,10 +315,9 @@ def check_permutation(perm, name="perm", *, size=None):
 def check_array(
     values, name, *, ndim=None, what="", shape=None, positive=False, inf=False
 ):
-    """Return ``values`` as a numpy array of real numbers (no copy if it is one):
-    ``ndim`` dimensions, ``shape`` if given (None for any length; ``what`` says
-    which, for the message), at least one entry, each finite (> 0 if
-    ``positive``; ``inf`` allows infinities, never nan).
+    """Return ``values`` as a numpy array of at least one real number, each finite
+    (> 0 if ``positive``; ``inf`` allows infinities, never nan), of ``ndim`` and
+    ``shape`` if given (None: any length; ``what`` says which, for the message).
 
     Examples
     --------
@@ -365,8 +358,7 @@ _ROWS = "(vocab_size, d), one row per token"
 
 
 def check_table(table, name="table", *, what=_ROWS, shape=None, nonzero=False):
-    """:func:`check_array` of a 2-D table; with ``nonzero``, a row of zeros (it
-    has no direction) is refused too."""
+    """:func:`check_array` of a 2-D table; ``nonzero`` refuses a row of zeros."""
     table = check_array(table, name, ndim=2, what=what, shape=shape)
     if nonzero and not table.any(axis=1).all():
         row = int(np.flatnonzero(~table.any(axis=1))[0])
@@ -377,8 +369,7 @@ def check_table(table, name="table", *, what=_ROWS, shape=None, nonzero=False):
 
 
 def check_tables(tables, name, *, what, entries="name -> table"):
-    """Return ``tables``, a non-empty dict whose values pass :func:`check_table`,
-    each named by its key (``panels['a']``)."""
+    """Return ``tables``, a non-empty dict of tables that pass :func:`check_table`."""
     if not isinstance(tables, Mapping) or not tables:
         raise _fail(name, tables, f"a non-empty dict of {entries}", TypeError)
     return {

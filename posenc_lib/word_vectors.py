@@ -10,10 +10,9 @@ with row ``table[c]`` (shape ``(d_model,)``) and an output matrix ``W``
 
     p(\text{context} = o \mid c) = \mathrm{softmax}(\mathrm{table}[c]\,W)_o ,
 
-and plain gradient descent lowers the mean of ``-log p`` over every (centre,
-context) pair of the corpus. Two words seen between the same neighbours must
-predict the same distribution, so their rows are pushed, and end up pointing,
-the same way: a high cosine similarity. Seeded; well under a second.
+and gradient descent lowers the mean of ``-log p`` over every (centre, context)
+pair of the corpus. Two words seen between the same neighbours must predict the
+same distribution, so their rows end up pointing the same way.
 
 References
 ----------
@@ -38,7 +37,6 @@ __all__ = [
     "TOY_CORPUS",
     "context_pairs",
     "cosine_similarity",
-    "format_similarity",
     "group_similarity",
     "project_2d",
     "random_table",
@@ -68,12 +66,6 @@ def _check_words(words, name, what="str"):
     return list(words)
 
 
-def _check_length(values, name, n, rows):
-    """``values`` as a list of length ``n`` (one per row of ``rows``)."""
-    what, per = "a list, one per row", f" (rows of {rows})"
-    return list(check_sequence(values, name, what=what, length=n, per=per))
-
-
 def vocabulary(sentences):
     """Sorted list of the distinct words in ``sentences`` (split on spaces).
 
@@ -89,8 +81,7 @@ def vocabulary(sentences):
 def context_pairs(sentences, vocab, window=2):
     """Every (centre id, context id) pair within ``window`` words of each other.
 
-    Word ``vocab[i]`` has id ``i``; ``window`` words on each side count as
-    context. Returns shape ``(n_pairs, 2)``: centre ids, then context ids.
+    Word ``vocab[i]`` has id ``i``. Shape ``(n_pairs, 2)``: centre, context.
 
     Examples
     --------
@@ -118,8 +109,7 @@ def context_pairs(sentences, vocab, window=2):
 
 
 def random_table(vocab_size, d_model, seed=0):
-    """The table this training starts from: :func:`~posenc_lib.embedding.init_embedding`
-    with entries of standard deviation 0.5 (a larger start than a model's
+    """The table this training starts from: ``init_embedding`` with scale 0.5 (not
     ``1 / sqrt(d_model)``, so the toy corpus trains in 300 steps).
 
     Examples
@@ -133,13 +123,9 @@ def random_table(vocab_size, d_model, seed=0):
 def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     """Train ``table``'s rows to predict context words; return a trained copy.
 
-    ``table`` (``(vocab_size, d_model)``) is left unchanged; ``pairs`` are
-    (centre id, context id) pairs, ``(n_pairs, 2)``, as from
-    :func:`context_pairs`; ``steps`` full-batch gradient-descent steps of
-    ``learning_rate``; ``seed`` seeds the output matrix ``W``.
-
-    Returns the trained rows and the mean cross-entropy before each step,
-    ``(steps,)``.
+    ``pairs``, ``(n_pairs, 2)``, as from :func:`context_pairs`; ``steps`` full-batch
+    gradient-descent steps; ``seed`` seeds ``W``. Returns the trained rows and the
+    mean cross-entropy before each step, ``(steps,)``.
 
     Examples
     --------
@@ -194,9 +180,8 @@ def cosine_similarity(vectors):
 def group_similarity(vectors, groups):
     """Mean cosine similarity within groups and across groups.
 
-    ``groups`` names the group of each of the ``n`` rows of ``vectors``, e.g.
-    ``["animal", "animal", "fruit"]``. Returns the mean cosine over pairs of
-    distinct rows in one group, and over pairs in different groups.
+    ``groups`` names the group of each row of ``vectors``, e.g. ``["animal",
+    "animal", "fruit"]``; pairs of distinct rows only.
 
     Examples
     --------
@@ -204,38 +189,17 @@ def group_similarity(vectors, groups):
     (0.995, 0.050)
     """
     similarity = cosine_similarity(vectors)  # (n, n)
-    labels = np.asarray(_check_length(groups, "groups", len(similarity), "vectors"))
+    what, per = "a list, one per row", " (rows of vectors)"
+    check_sequence(groups, "groups", what=what, length=len(similarity), per=per)
+    labels = np.asarray(list(groups))  # (n,)
     same = labels[:, None] == labels[None, :]  # (n, n)
     distinct = ~np.eye(len(labels), dtype=bool)
     return float(similarity[same & distinct].mean()), float(similarity[~same].mean())
 
 
-def format_similarity(matrix, labels):
-    """A similarity matrix as an aligned text table, 2 decimals.
-
-    Examples
-    --------
-    >>> print(format_similarity([[1.0, 0.5], [0.5, 1.0]], ["cat", "dog"]))
-              cat    dog
-    cat      1.00   0.50
-    dog      0.50   1.00
-    """
-    matrix = check_table(matrix, name="matrix", what="(n, n), one row per label")
-    labels = _check_words(labels, "labels")
-    _check_length(labels, "labels", len(matrix), "matrix")
-    width = max(6, *map(len, labels)) + 1
-    lines = [" " * width + "".join(f"{label:>{width}}" for label in labels)]
-    for label, row in zip(labels, np.asarray(matrix), strict=True):
-        cells = "".join(f"{round(value, 2) + 0.0:>{width}.2f}" for value in row)
-        lines.append(f"{label:<{width}}{cells}")
-    return "\n".join(lines)
-
-
 def project_2d(vectors):
-    """The rows' coordinates along their two main directions (PCA), ``(n, 2)``.
-
-    The sign of each direction is fixed (largest coordinate positive), so the
-    picture does not flip between runs.
+    """The rows' coordinates along their two main directions (PCA), ``(n, 2)``,
+    signs fixed (largest coordinate positive) so the picture never flips.
 
     Examples
     --------

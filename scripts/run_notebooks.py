@@ -2,4 +2,5 @@
 
 from posenc_tools.run_notebooks import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # its workers import this file again (spawn)
+    raise SystemExit(main())

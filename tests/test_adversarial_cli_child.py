@@ -13,7 +13,6 @@ import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -158,6 +157,7 @@ def _script(folder, query):
 LOOPING = """\
 import os
 def pos_encoding(pos, d):
+    alive = open({alive!r}, "w")  # held open for as long as this process lives
     with open({fifo!r}, "w") as out:
         out.write(str(os.getpgid(0)))
     while True:
@@ -165,15 +165,12 @@ def pos_encoding(pos, d):
 """
 
 
-def _gone(pgid):
-    """True once no process of group ``pgid`` is left (HANG seconds at most)."""
-    deadline = time.monotonic() + HANG
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
+def _ended(alive):
+    """True once every process that holds the fifo ``alive`` open has ended: its
+    reader sees the end of the file (a hang, HANG seconds, is False)."""
+    while select.select([alive], [], [], HANG)[0]:
+        if not os.read(alive, 64):
             return True
-        time.sleep(0.01)
     return False
 
 
@@ -189,10 +186,12 @@ def test_the_solutions_process_group_ends_with_the_command(
     folder, lesson_lines, ending
 ):
     signum, send, status, message = ENDINGS[ending]
-    fifo = folder / "entered"
-    os.mkfifo(fifo)
+    fifo, alive = folder / "entered", folder / "alive"
+    os.mkfifo(fifo), os.mkfifo(alive)
     ready = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    (folder / "my_solution.py").write_text(LOOPING.format(fifo=str(fifo)))
+    living = os.open(alive, os.O_RDONLY | os.O_NONBLOCK)
+    source = LOOPING.format(fifo=str(fifo), alive=str(alive))
+    (folder / "my_solution.py").write_text(source)
     process = subprocess.Popen(
         [POSENC, "run", "--solution", "my_solution.py", "--time-limit", "600", LESSON],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder,
@@ -204,12 +203,13 @@ def test_the_solutions_process_group_ends_with_the_command(
         assert pgid != process.pid  # the solution's own group
         send(process.pid, signum)
         out, err = process.communicate(timeout=HANG)
+        assert (process.returncode, out.decode(), err.decode()) == (
+            status,
+            lesson_lines[0],
+            message,
+        )
+        assert _ended(living), "the solution's process outlived the command"
     finally:
         os.close(ready)
+        os.close(living)
         process.kill()
-    assert (process.returncode, out.decode(), err.decode()) == (
-        status,
-        lesson_lines[0],
-        message,
-    )
-    assert _gone(pgid), "the solution's process outlived the command"

@@ -18,7 +18,6 @@ from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
     pair_circle,
-    plot_encoding_bars,
     plot_encoding_heatmap,
     plot_wavelengths,
     plot_waves,
@@ -44,14 +43,6 @@ def test_encoding_heatmap_extent_and_orientation():
     assert image.get_clim() == (-1.0, 1.0)
 
 
-def test_encoding_heatmap_of_positions_keeps_the_first_position_on_top():
-    table = sinusoidal_positions(range(40, 60, 2), 4)
-    ax = plot_encoding_heatmap(table, positions=range(40, 60, 2), mark_pos=44)
-    assert ax.images[0].get_extent() == [-0.5, 3.5, 59.0, 39.0]
-    assert _top_row_first(ax.images[0])
-    assert list(ax.lines[0].get_ydata()) == [44, 44]
-
-
 def test_waves_limits_and_labels():
     table = sinusoidal_positions(range(30), 8)
     ax = plot_waves(table, [0, 3])
@@ -70,15 +61,6 @@ def test_wavelengths_log_scale_from_2_pi():
         "pair i = k // 2",
         "wavelength (positions)",
     )
-
-
-def test_bars_limits_and_columns_left_to_right():
-    vector = sinusoidal_positions([3], 8)[0]
-    ax = plot_encoding_bars(vector)
-    assert ax.get_ylim() == (-1.1, 1.1)
-    xs = [bar.get_x() + bar.get_width() / 2 for bar in ax.patches]
-    assert xs == sorted(xs) and len(xs) == 8
-    np.testing.assert_allclose([bar.get_height() for bar in ax.patches], vector)
 
 
 def test_similarity_figure_geometry():

@@ -32,7 +32,6 @@ from posenc_lib import (
     one_hot,
     pos_encoding,
     rotation_matrix,
-    similarity_matrix,
     sinusoidal_positions,
     wavelengths,
 )
@@ -242,10 +241,6 @@ SIZES = {
     "rotation_matrix": (
         lambda: rotation_matrix(1, 10**5),
         "d_model would give the result of shape (100000, 100000), 74.5 GiB: ",
-    ),
-    "similarity_matrix": (
-        lambda: similarity_matrix(range(10**5), 2),
-        "positions would give the result of shape (100000, 100000), 74.5 GiB: ",
     ),
     "min_distance": (
         lambda: min_distance(10**9, 2),

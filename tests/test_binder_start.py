@@ -56,15 +56,15 @@ def test_no_binder_folder_hides_environment_yml():
 
 
 def test_readme_binder_link_opens_the_index_notebook():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
     links = re.findall(r"https://mybinder\.org/v2/gh/[^)\s`]+", readme)
-    assert links, "the README has a Binder link"
+    assert links, "docs/teaching.md has a Binder link"
     for link in links:
         path = re.search(r"urlpath=lab/tree/([^&)\s`]+)", link).group(1)
         assert (ROOT / path).is_file(), link
 
 
 def test_readme_links_no_placeholder_binder_address():
-    """Until the repository is published, the README says how to write the link."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """Until the repository is published, the docs say how to write the link."""
+    readme = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
     assert "](https://mybinder.org/v2/gh/OWNER/REPO" not in readme

@@ -12,7 +12,8 @@ import nbformat
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
-from posenc_lib.figures import describe_figure, plot_encoding_bars
+from posenc_lib import sinusoidal_positions
+from posenc_lib.figures import describe_figure, plot_encoding_heatmap
 from posenc_lib.figures.describe import figure_description, install_alt_text
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").rglob("*.ipynb"))
@@ -48,13 +49,13 @@ def test_formatter_returns_png_and_alt():
     select_figure_formats(shell, {"png"})
     install_alt_text(shell)
     install_alt_text(shell)  # twice wraps once
-    ax = plot_encoding_bars([0.0, 1.0, 0.5, -0.5])
+    ax = plot_encoding_heatmap(sinusoidal_positions(range(5), 4))
     data, metadata = shell.display_formatter.format(ax.figure)
     plt.close(ax.figure)
     assert data["image/png"]
     alt = metadata["image/png"]["alt"]
-    assert alt.startswith("Bars of one encoding vector, 4 columns")
-    assert "hatched: cos" in alt  # the axis label, read from the figure
+    assert alt.startswith("Heatmap of the encoding table: 5 positions")
+    assert "y: position pos" in alt  # the axis label, read from the figure
 
 
 def test_helpers_and_cells_add_sentences_in_order():

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 
 from posenc_lib import encoding_table  # noqa: E402
 from posenc_lib.conventions import CONVENTIONS, permutation  # noqa: E402
-from posenc_lib.figures import conventions_figure, permutation_figure  # noqa: E402
+from posenc_lib.figures import conventions_figure  # noqa: E402
 from posenc_lib.figures.conventions import column_labels  # noqa: E402
 
 
@@ -31,17 +31,6 @@ def test_each_panel_holds_its_table_and_labels_say_what_each_column_is():
         for column, label in enumerate(column_labels(orders[name])):
             k = 2 * int(label[1:]) + (label[0] == "c")
             np.testing.assert_array_equal(tables[name][:, column], lesson[:, k])
-
-
-def test_the_permutation_is_drawn_from_each_lesson_column_to_its_place():
-    perm = permutation("concat", 8)
-    ax = permutation_figure(perm).axes[0]
-    drawn = [np.asarray(line.get_xdata()).tolist() for line in ax.lines]
-    assert drawn == [[k, int(p)] for k, p in enumerate(perm)]
-    assert [t.get_text() for t in ax.get_yticklabels()] == [
-        "concat",
-        "interleaved (the lesson)",
-    ]
 
 
 def test_conventions_figure_rejects_a_table_that_is_not_2d():
@@ -82,11 +71,6 @@ TABLE = np.zeros((3, 4))  # (n_positions, d_model)
             "('concat').",
         ),
         (
-            lambda: permutation_figure([0, 1, 1, 3]),
-            ValueError,
-            "perm == [0, 1, 1, 3], must be a permutation of range(4).",
-        ),
-        (
             lambda: column_labels("0213"),
             TypeError,
             "perm == '0213' (str), must be a 1-D sequence of non-negative integers.",
@@ -97,7 +81,6 @@ TABLE = np.zeros((3, 4))  # (n_positions, d_model)
         "permutations-a-list",
         "permutation-short",
         "permutation-of-no-table",
-        "perm-repeated",
         "perm-a-string",
     ],
 )

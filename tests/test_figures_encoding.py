@@ -11,9 +11,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from posenc_lib import pos_encoding, sinusoidal_positions, wavelengths  # noqa: E402
+from posenc_lib import sinusoidal_positions, wavelengths  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
-    plot_encoding_bars,
     plot_encoding_heatmap,
     plot_wavelengths,
     plot_waves,
@@ -24,7 +23,7 @@ from posenc_lib.figures import (  # noqa: E402
 
 def test_heatmap_image_is_the_encoding_table_with_colour_bar_and_labels():
     table = sinusoidal_positions(range(50), 16)
-    ax = plot_encoding_heatmap(table, mark_pos=7)
+    ax = plot_encoding_heatmap(table)
     image = ax.images[0]
     np.testing.assert_array_equal(image.get_array(), table)
     assert image.colorbar is not None
@@ -32,7 +31,6 @@ def test_heatmap_image_is_the_encoding_table_with_colour_bar_and_labels():
     assert image.get_clim() == (-1, 1)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("column k", "position pos")
     assert ax.get_title() == "PE, d_model = 16"
-    assert list(ax.lines[0].get_ydata()) == [7, 7]
 
 
 def test_heatmap_without_mark_has_no_line():
@@ -44,12 +42,6 @@ def test_heatmap_puts_position_0_at_the_top_and_one_cell_per_entry():
     assert ax.images[0].get_extent() == [-0.5, 3.5, 5.5, -0.5]
     assert ax.get_ylim() == (5.5, -0.5)  # y grows downwards: row 0 on top
     assert ax.get_xlim() == (-0.5, 3.5)
-
-
-def test_heatmap_rows_follow_the_positions_given():
-    table = sinusoidal_positions(range(100, 110), 4)
-    ax = plot_encoding_heatmap(table, positions=range(100, 110), mark_pos=103)
-    assert ax.images[0].get_extent() == [-0.5, 3.5, 109.5, 99.5]
 
 
 def test_heatmap_rejects_a_vector():
@@ -93,17 +85,6 @@ def test_wavelengths_from_two_pi_to_just_short_of_10000_two_pi_on_log_scale():
     texts = [text.get_text() for text in ax.texts]
     assert "last: 47,117" in texts  # 2π·10000^(62/64), not 10000·2π
     assert round(2 * np.pi * 10000 ** (62 / 64)) == 47_117
-
-
-def test_bars_are_the_vector_and_coloured_by_sin_or_cos():
-    vector = pos_encoding(3, 6)
-    ax = plot_encoding_bars(vector, title="PE[3]")
-    heights = [bar.get_height() for bar in ax.patches]
-    np.testing.assert_array_equal(heights, vector)
-    colours = [bar.get_facecolor() for bar in ax.patches]
-    assert colours[0] == colours[2] != colours[1] == colours[3]
-    assert ax.get_title() == "PE[3]"
-    assert ax.get_xlabel().startswith("column k")
 
 
 def test_word_vectors_points_and_labels():
@@ -153,23 +134,6 @@ POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
     "call, error, message",
     [
         (
-            lambda: plot_encoding_heatmap(TABLE, positions=range(4)),
-            ValueError,
-            "positions has length 4, must be 5: one label per row.",
-        ),
-        (
-            lambda: plot_encoding_heatmap(TABLE, mark_pos=5),
-            ValueError,
-            "mark_pos == 5, must be in [0, 5), i.e. 0 <= mark_pos < n_positions.",
-        ),
-        (
-            lambda: plot_encoding_heatmap(
-                TABLE, positions=range(40, 50, 2), mark_pos=43
-            ),
-            ValueError,
-            "mark_pos == 43, must be one of positions: 40 to 48 in steps of 2.",
-        ),
-        (
             lambda: plot_encoding_heatmap(TABLE, ax="left"),
             TypeError,
             "ax == 'left' (str), must be a matplotlib Axes, e.g. from plt.subplots().",
@@ -183,11 +147,6 @@ POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
             lambda: plot_wavelengths([6.3, 0.0]),
             ValueError,
             "wavelengths[1] == 0.0, must be a finite number > 0.",
-        ),
-        (
-            lambda: plot_encoding_bars(TABLE),
-            ValueError,
-            "vector has shape (5, 4), must be 1-D: (d_model,), one value per column.",
         ),
         (
             lambda: plot_word_vectors([[0.0, 0.0, 1.0]], ["cat"]),
@@ -216,13 +175,9 @@ POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
         ),
     ],
     ids=[
-        "positions-short",
-        "mark-past-the-rows",
-        "mark-between-the-rows",
         "ax-a-word",
         "columns-a-number",
         "wavelength-zero",
-        "vector-2d",
         "points-3d",
         "words-short",
         "words-a-string",

@@ -14,7 +14,6 @@ from posenc_lib import (  # noqa: E402
     frequencies,
     offset_similarity,
     rotation_matrix,
-    similarity_matrix,
     sinusoidal_positions,
     wavelengths,
 )
@@ -22,11 +21,9 @@ from posenc_lib.attention import init_head, position_scores  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
-    draw_pair_stage,
     look_back_heatmaps,
     pair_circle,
     score_heatmaps,
-    show_pair_shift,
     similarity_figure,
 )
 from posenc_lib.figures.circles import unit_circle  # noqa: E402
@@ -89,7 +86,8 @@ def test_clock_faces_titles_print_wavelengths_without_an_exponent():
 
 
 def test_similarity_figure_shows_the_similarity_matrix_and_curve():
-    matrix = similarity_matrix(range(25), 16)
+    table = sinusoidal_positions(range(25), 16)  # (25, 16)
+    matrix = table @ table.T  # (25, 25)
     offsets = np.arange(61)
     fig = similarity_figure(matrix, offsets, offset_similarity(offsets, 16))
     image = fig.axes[0].images[0]
@@ -238,12 +236,12 @@ def test_look_back_heatmaps_reject_bad_input(panels, offset, error, message):
         look_back_heatmaps(panels, offset=offset)
 
 
-def test_score_heatmaps_own_scale_fits_each_panel():
+def test_score_heatmaps_own_scale_fits_each_panel_centred_on_0():
     added = np.arange(16.0).reshape(4, 4) - 4  # -4 .. 11
     rotated = np.add.outer(np.arange(4), -np.arange(4)) * 0.1 - 0.5  # -0.8 .. -0.2
     fig = score_heatmaps(added, rotated, scale="own")
-    for ax, scores in zip(fig.axes[:2], [added, rotated], strict=True):
-        assert ax.images[0].get_clim() == (scores.min(), scores.max())
+    for ax, largest in zip(fig.axes[:2], [11, 0.8], strict=True):
+        assert ax.images[0].get_clim() == pytest.approx((-largest, largest))
     assert len(fig.axes) == 4  # two panels, a colour bar each
     shared = score_heatmaps(added, rotated)
     assert [ax.images[0].get_clim() for ax in shared.axes[:2]] == [(-11, 11)] * 2
@@ -251,12 +249,13 @@ def test_score_heatmaps_own_scale_fits_each_panel():
         score_heatmaps(added, rotated, scale="own ")
 
 
-def test_look_back_heatmaps_own_scale_fits_each_panel():
+def test_look_back_heatmaps_own_scale_fits_each_panel_centred_on_0():
     near = look_back_scores(8, rotation_matrix(3, 16))  # all > 0: 1.8 .. 8
     far = -0.1 * near
     fig = look_back_heatmaps({"near": near, "far": far}, offset=3, scale="own")
     for ax, scores in zip(fig.axes[:2], [near, far], strict=True):
-        assert ax.images[0].get_clim() == (scores.min(), scores.max())
+        largest = np.abs(scores).max()
+        assert ax.images[0].get_clim() == pytest.approx((-largest, largest))
     assert len(fig.axes) == 4  # two panels, a colour bar each
     with pytest.raises(ValueError, match=re.escape("scale == 'each', must be")):
         look_back_heatmaps({"near": near}, offset=3, scale="each")
@@ -271,12 +270,6 @@ def test_compare_tables_names_each_colour_bar_above_it():
     assert [bar.get_ylabel() for bar in bars] == ["", ""]
 
 
-def _stage(n_arrows=1):
-    """An Axes with a pair's circle, and its arrows."""
-    ax = plt.figure().add_subplot()
-    return ax, draw_pair_stage(ax, 4, 1, n_positions=4, n_arrows=n_arrows)
-
-
 @pytest.mark.parametrize(
     "call, error, message",
     [
@@ -286,30 +279,7 @@ def _stage(n_arrows=1):
             "ax == None, must be a matplotlib Axes, e.g. from plt.subplots().",
         ),
         (
-            lambda: draw_pair_stage(_stage()[0], 4, 2, 4, 1),
-            ValueError,
-            "pair == 2, must be in [0, 2), i.e. 0 <= pair < d_model // 2.",
-        ),
-        (
-            lambda: draw_pair_stage(_stage()[0], 4, 1, 4, 0),
-            ValueError,
-            "n_arrows == 0, must be an integer >= 1.",
-        ),
-        (
-            lambda: show_pair_shift(*_stage(2), 1, d_model=4, pair=1, starts=[0]),
-            ValueError,
-            "arrows has length 2, must be 1: one per start.",
-        ),
-        (
-            lambda: show_pair_shift(
-                _stage()[0], ["arrow"], 1, d_model=4, pair=1, starts=[0]
-            ),
-            TypeError,
-            "arrows[0] == 'arrow' (str), must be an arrow from draw_pair_stage "
-            "(a matplotlib Annotation).",
-        ),
-        (
-            lambda: show_pair_shift(*_stage(), -1, d_model=4, pair=1, starts=[0]),
+            lambda: pair_circle(-1, d_model=4, pair=1),
             ValueError,
             "offset == -1, must be an integer >= 0.",
         ),
@@ -342,11 +312,7 @@ def _stage(n_arrows=1):
     ],
     ids=[
         "circle-no-axes",
-        "stage-pair",
-        "stage-no-arrows",
-        "shift-arrows-per-start",
-        "shift-not-an-arrow",
-        "shift-negative-offset",
+        "circle-negative-offset",
         "curve-lengths",
         "curve-negative-offset",
         "curve-nan",

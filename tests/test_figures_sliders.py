@@ -11,6 +11,7 @@ from posenc_lib import (
     rotation_matrix,
     sinusoidal_positions,
 )
+from posenc_lib.figures.browser import table_pairs
 from posenc_lib.figures.explorer import pair_table
 from posenc_lib.figures.sliders import (
     PairCircleExplorer,
@@ -18,6 +19,7 @@ from posenc_lib.figures.sliders import (
     describe_position,
     position_explorer,
 )
+from posenc_lib.formatting import format_number
 
 
 def test_describe_position_matches_the_exercise_card():
@@ -78,13 +80,25 @@ def _table_text(pos, d_model):
     return [row for row in cells if row[0] != "&#8942;"]
 
 
+def _drawn_table(explorer):
+    """The pair table the page shows: ``[pair, ω, pos·ω, sin, cos]`` rows of the
+    pairs it lists, from the widget's state, as the page's script reads it."""
+    pos, view = explorer.pos, explorer.view
+    listed = [i for i in table_pairs(explorer.d_model // 2) if i is not None]
+    sin_cos = [format_number(n / 10_000) for n in view["pe"][pos]]
+    return [
+        [str(i), view["freq"][i], angle, sin_cos[2 * i], sin_cos[2 * i + 1]]
+        for i, angle in zip(listed, view["angle"][pos], strict=True)
+    ]
+
+
 @pytest.mark.parametrize(("pos", "d_model"), [(1, 8), (12, 8), (12, 4), (30, 64)])
 def test_what_the_page_draws_is_pos_encoding_and_the_pair_table(explorer, pos, d_model):
     explorer.pos, explorer.d_model = pos, d_model  # what the sliders do
     np.testing.assert_allclose(
         explorer.drawn_row(), pos_encoding(pos, d_model), rtol=0, atol=5e-5
     )
-    assert explorer.drawn_table() == _table_text(pos, d_model)
+    assert _drawn_table(explorer) == _table_text(pos, d_model)
 
 
 def test_a_pos_step_keeps_the_table_and_a_d_model_step_replaces_it(explorer):

@@ -1,4 +1,5 @@
-"""posenc_lib.figures.style: the presentation scale and the measured text sizes."""
+"""posenc_lib.figures.style: the presentation scale and the measured text sizes
+(measured by ``tests/lecture_figures.py``)."""
 
 import re
 
@@ -6,6 +7,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from lecture_figures import text_sizes
 from matplotlib.figure import Figure
 
 from posenc_lib import sinusoidal_positions
@@ -19,7 +21,6 @@ from posenc_lib.figures.style import (
     new_axes,
     set_rows,
     setup_notebook,
-    text_sizes,
 )
 
 

@@ -2,27 +2,31 @@
 
 - ``lecture_live.ipynb`` is generated from ``lecture.ipynb`` by the exercise's
   script (``posenc_tools.make_exercise``, ``make solutions``) and must not drift;
-- the route: minute marks 0:00 ... 0:50 in order, each step naming the chapter
-  that holds the full story, slide metadata on every cell, instructor notes
-  collapsed;
-- the route covers the lesson: embeddings (01), order (06), the formula (02),
-  the explorer, the rotation (03), the look-3-back payoff (03 section 3), a
-  mistake (04/05) and RoPE (06/07); each prediction prompt is followed by a
-  fragment, so the slides show its answer one key press later;
-- the figures, at presentation scale, have text of at least 20 px in their PNG
-  (the slides test checks they are shown at >= 0.9 of that on 1920 x 1080, so
-  >= 18 px on the screen), and the data of every heatmap spans at least half of
-  its colour scale (no panel is one pale colour);
+  its live cells are one-line prompts, 20 to 25 typed lines in all, and no later
+  cell needs a name a live cell defines, so the blank notebook runs top to bottom;
+- the route: 45 minutes of steps and 5 of slack, minute marks in order and
+  adding up, each step naming the chapter that holds the full story, slide
+  metadata on every cell, instructor notes collapsed;
+- the route covers the lesson: embeddings (01), attention's one idea and order
+  (02, 04), the formula (02), the explorer, the rotation (04), the look-3-back
+  payoff with the key turned (04 section 3), a mistake (05) and RoPE (06/07);
+  attention is introduced before it is used; each prediction prompt is followed
+  by a fragment, so the slides show its answer one key press later;
+- the figures, at presentation scale, are drawn for the 4:3 canvas they land on
+  (at most 1,010 px wide, shown at their own size) with text of at least 20 px
+  in their PNG (>= 19 px on a 1024 x 768 screen; the slides test measures it),
+  and no heatmap is one pale colour;
 - the slides build embeds the explorer live (its state and module), and turns
   any other widget into its still image.
 """
 
+import ast
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
-from lecture_figures import colour_spans, figure_text_sizes
+from lecture_figures import colour_reaches, figure_text_sizes, png_size
 from notebook_reading import outputs
 from posenc_tools import build_slides, make_exercise
 
@@ -30,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LECTURE = ROOT / "notebooks" / "lecture.ipynb"
 LIVE = ROOT / "notebooks" / "lecture_live.ipynb"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-MIN_PNG_TEXT_PX = 20  # >= 18 px on screen at a display ratio >= 0.9
+MIN_PNG_TEXT_PX = 20  # >= 19 px on a 1024 x 768 screen, shown at its own size
+MAX_PNG_WIDTH = 1010  # fits the 1024 px canvas of a 4:3 projector
 
 
 @pytest.fixture(scope="module")
@@ -56,10 +61,15 @@ def test_live_notebook_is_generated_from_the_lecture(lecture, live):
     assert (LECTURE, LIVE) in make_exercise.GENERATED
 
 
+def _typed_lines(cell):
+    """The lines typed live: the cell without its prompt, blank lines aside."""
+    return [line for line in cell.source.splitlines()[1:] if line.strip()]
+
+
 def test_live_cells_are_blank_prompts_in_the_live_notebook(lecture, live):
     typed = _tagged(lecture, "live")
     blanks = _tagged(live, "live")
-    assert len(typed) == len(blanks) == 3
+    assert len(typed) == len(blanks) == 4
     for cell, blank in zip(typed, blanks, strict=True):
         prompt = cell.source.splitlines()[0]
         assert prompt.startswith("# live: ")
@@ -68,11 +78,57 @@ def test_live_cells_are_blank_prompts_in_the_live_notebook(lecture, live):
         assert blank.outputs == [] or all(
             o.output_type != "error" for o in blank.outputs
         )
+        assert cell.outputs, f"the filled cell is checked by nbval: {prompt}"
     live_text = "\n".join(c.source for c in live.cells if c.cell_type == "code")
     for cell in typed:
-        for line in cell.source.splitlines()[1:]:
+        for line in _typed_lines(cell):
             assert line.strip() not in live_text, line
     assert len(live.cells) == len(lecture.cells)
+
+
+def test_the_live_cells_type_20_to_25_lines_of_the_lesson(lecture):
+    typed = {
+        c.source.splitlines()[0]: _typed_lines(c) for c in _tagged(lecture, "live")
+    }
+    print({prompt: len(lines) for prompt, lines in typed.items()})
+    assert 20 <= sum(map(len, typed.values())) <= 25
+    code = ["\n".join(lines) for lines in typed.values()]
+    lesson = [
+        "table[token_ids]",  # the lookup as a row fetch
+        "one_hot(",  # ... and as one-hot times the table
+        "X @ table",
+        "10000 ** (2 * pair / d_model)",  # pos_encoding from the formula
+        "np.sin(angle), np.cos(angle)",
+        "[[c, s], [-s, c]]",  # R(Δ) from cos and sin
+        "@ rotation_matrix(3, 16) @",  # the scores through R(3)
+        "argmax(axis=1)",  # ... and each row's best key
+    ]
+    for piece in lesson:
+        assert any(piece in cell for cell in code), piece
+
+
+def _names(source):
+    """``(bound, needed)``: the names a cell binds, and those it reads unbound."""
+    nodes = list(ast.walk(ast.parse(source)))
+    names = [n for n in nodes if isinstance(n, ast.Name)]
+    bound = {n.id for n in names if isinstance(n.ctx, ast.Store)}
+    bound |= {n.name for n in nodes if isinstance(n, ast.FunctionDef)}
+    bound |= {n.arg for n in nodes if isinstance(n, ast.arg)}
+    return bound, {n.id for n in names if isinstance(n.ctx, ast.Load)} - bound
+
+
+def test_no_cell_needs_a_name_only_a_live_cell_defines(lecture):
+    """A blank left untyped breaks nothing: later cells define what they use."""
+    live_names = set()
+    for index, cell in enumerate(lecture.cells):
+        if cell.cell_type != "code":
+            continue
+        bound, needed = _names(cell.source)
+        if "live" in cell.metadata.get("tags", []):
+            live_names |= bound
+            continue
+        assert not needed & live_names, f"cell {index} reads {needed & live_names}"
+        live_names -= bound
 
 
 def test_blank_source_needs_a_prompt():
@@ -100,20 +156,30 @@ def _steps(nb):
     return steps
 
 
-def test_the_route_takes_50_minutes_in_order(lecture):
-    minutes = [minute for minute, _ in _steps(lecture)]
-    assert minutes == [0, 6, 10, 19, 25, 32, 38, 44, 50]
+def test_the_route_is_45_minutes_of_steps_and_5_of_slack(lecture):
     steps = _steps(lecture)
-    for (start, source), (end, _) in zip(steps[:-1], steps[1:], strict=True):
+    minutes = [minute for minute, _ in steps]
+    assert minutes == [0, 6, 11, 18, 23, 30, 38, 41, 44, 45]
+    lengths = []
+    for number, (start, source) in enumerate(steps):
         length = re.search(r"\((\d+) min\)", source.splitlines()[0])
+        end = steps[number + 1][0] if number + 1 < len(steps) else 50
         assert length and int(length[1]) == end - start, source.splitlines()[0]
+        lengths.append(int(length[1]))
+    slack = steps[-1][1]
+    assert slack.startswith("## 0:45 · Slack (5 min)") and sum(lengths[:-1]) == 45
+    assert "drop RoPE (0:41)" in " ".join(slack.split())  # what to drop when late
+    table = lecture.cells[0].source  # the route at the top: the same minute marks
+    rows = re.findall(r"^\| (\d+):(\d\d) \|", table, re.MULTILINE)
+    assert [int(h) * 60 + int(m) for h, m in rows] == minutes
+    assert "**slack, 5 min**" in table and "Drop RoPE (0:41) first" in table
 
 
 def test_each_step_names_the_chapter_with_the_full_story(lecture):
-    for _, source in _steps(lecture)[:-1]:
+    for _, source in _steps(lecture)[:-1]:  # all but the slack
         assert re.search(
             r"Full story: \[[^]]+\]\((0[1-7]_\w+|explorer)\.ipynb\)", source
-        )
+        ), source.splitlines()[0]
     text = "\n".join(c.source for c in lecture.cells if c.cell_type == "markdown")
     for chapter in sorted((ROOT / "notebooks").glob("0[1-7]_*.ipynb")):
         assert f"]({chapter.name})" in text, chapter.name
@@ -123,24 +189,24 @@ def _pngs(nb):
     return outputs(nb, "image/png")
 
 
-def test_figures_at_presentation_scale_have_large_text(lecture):
+def test_figures_are_drawn_for_the_4_3_canvas_with_large_text(lecture):
     sizes = figure_text_sizes()
-    assert len(sizes) == len(_pngs(lecture)) == 5  # the explorer is SVG, no PNG
+    widths = [png_size(png)[0] for png in _pngs(lecture)]
+    assert len(sizes) == len(widths) == 5  # the explorer is SVG, no PNG
     smallest = min(size[0] for size in sizes)
     largest = max(size[1] for size in sizes)
-    print(f"lecture figure text: {smallest} to {largest} px in the PNGs")
+    print(f"lecture figure text: {smallest} to {largest} px in PNGs {widths} wide")
     assert smallest >= MIN_PNG_TEXT_PX, sizes
+    assert max(widths) <= MAX_PNG_WIDTH  # its own size on the 1024 px canvas
 
 
 def test_the_route_covers_embeddings_and_the_look_back_payoff(lecture):
     steps = "\n".join(source.splitlines()[0] for _, source in _steps(lecture))
     assert "row of a table" in steps and "01_embeddings" in _steps(lecture)[0][1]
-    assert "attention scores through $R(3)$" in steps
-    # said on the answer slide, after the prediction, not in the step's heading
-    answer = next(c.source for c in lecture.cells if "can look 3 tokens" in c.source)
-    assert "$q = p - 3$" in answer and "look 3 tokens back" not in steps
+    assert "attention can look 3 tokens back" in steps
     code = "\n".join(c.source for c in lecture.cells if c.cell_type == "code")
-    for shown in ("lookup(table", "one_hot(", "X @ table", "look_back_heatmaps("):
+    for shown in ("table[token_ids]", "one_hot(", "X @ table", "look_back_heatmaps(",
+                  "attention_maps(", "train("):  # fmt: skip
         assert shown in code, shown
     printed = "\n".join(
         output.get("text", "")
@@ -149,7 +215,27 @@ def test_the_route_covers_embeddings_and_the_look_back_payoff(lecture):
         for output in cell.outputs
     )
     assert "one-hot X: 204.8 MB" in printed
-    assert "R(3) peaks at p - 3: True" in printed
+    assert "with PE: held-out accuracy 1.000" in printed
+
+
+def test_attention_comes_with_its_one_idea_and_the_key_is_the_one_turned(lecture):
+    """No prerequisite: the query and the key are defined before any use; the
+    payoff turns the key's encoding, as chapter 04 writes it."""
+    markdown = [
+        " ".join(c.source.split())
+        for c in lecture.cells
+        if c.cell_type == "markdown" and c.metadata.slideshow.slide_type != "notes"
+    ]
+    first = next(i for i, text in enumerate(markdown) if "\\text{query}" in text)
+    idea = markdown[first]
+    assert idea.startswith("## 0:06 · Attention in one idea")
+    for said in (r"$\text{query}_p = x_p W_Q$", r"$\text{key}_p = x_p W_K$",
+                 r"$\text{query}_p \cdot \text{key}_q$"):  # fmt: skip
+        assert said in idea, said
+    payoff = next(t for t in markdown if t.startswith("## 0:30 · The payoff"))
+    assert "**turns the key's encoding** by $R(3)$" in payoff
+    assert r"$PE[p] \cdot R(3)\,PE[q] = PE[p] \cdot PE[q + 3]$" in payoff
+    assert "query of position" not in " ".join(markdown)  # the old slip
 
 
 def test_every_prediction_is_revealed_on_the_next_key_press(lecture):
@@ -168,13 +254,14 @@ def test_every_prediction_is_revealed_on_the_next_key_press(lecture):
         assert following[0] == "fragment", lecture.cells[index].source
 
 
-def test_every_heatmap_uses_at_least_half_of_its_colour_scale():
-    spans = colour_spans()
-    panels = [panel for figure in spans for panel in figure]
-    assert len(spans) == 5 and len(panels) >= 7, spans
-    print("colour-scale spans:", [(t, round(s, 2)) for t, s in panels])
-    for title, span in panels:
-        assert span >= 0.5, f"the heatmap {title!r} spans {span:.0%} of its scale"
+def test_no_heatmap_is_one_pale_colour():
+    """Each panel's data reaches at least half of its colour scale's end."""
+    reaches = colour_reaches()
+    panels = [panel for figure in reaches for panel in figure]
+    assert len(reaches) == 5 and len(panels) >= 7, reaches
+    print("colour-scale reaches:", [(t, round(r, 2)) for t, r in panels])
+    for title, reach in panels:
+        assert reach >= 0.5, f"the heatmap {title!r} reaches {reach:.0%} of its scale"
 
 
 def test_slides_embed_the_explorer_live(lecture):

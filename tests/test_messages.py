@@ -25,7 +25,7 @@ from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
 
 import posenc_lib  # noqa: E402
 import posenc_lib.figures  # noqa: E402
-from posenc_lib import pos_encoding, similarity_matrix, sinusoidal_positions  # noqa: E402
+from posenc_lib import pos_encoding, sinusoidal_positions  # noqa: E402
 from posenc_lib.attention import init_head  # noqa: E402
 from posenc_lib.exercise import run_commands  # noqa: E402
 from posenc_lib.exercise.commands import _USAGE  # noqa: E402
@@ -116,6 +116,7 @@ RESULTS = {"Identification", "AttentionHead", "CheckResult", "OutputComparison"}
 RESULTS |= {"CommandError", "LookBack"}
 
 TABLE_4 = sinusoidal_positions(range(8), 4)  # (8, 4)
+SIMILARITY = TABLE_4[:6] @ TABLE_4[:6].T  # (6, 6): PE[p] . PE[q]
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((4, 4))  # (n, d_model)
 
@@ -138,7 +139,7 @@ GOOD = {
     "layout": "interleaved",
     "convention": "concat",
     "n_positions": 8,
-    "matrix": lambda: similarity_matrix(range(6), 4),
+    "matrix": lambda: SIMILARITY.copy(),
     "fn": pos_encoding,
     "x": lambda: X.copy(),
     "head": lambda: init_head(4),
@@ -175,7 +176,6 @@ GOOD |= {
     "pairs": [(0, 1), (1, 2)],
     "pair": 1,
     "starts": (0, 5),
-    "n_arrows": 2,
     "ax": lambda: plt.figure().add_subplot(),
     "tables": lambda: {"interleaved": TABLE_4.copy()},
     "permutations": {"interleaved": [0, 1, 2, 3]},
@@ -191,7 +191,7 @@ GOOD |= {
     "panels": lambda: {"added": np.eye(6)},
     "added": lambda: np.eye(6),
     "rotated": lambda: np.eye(6),
-    "similarities": lambda: similarity_matrix(range(6), 4)[0],
+    "similarities": lambda: SIMILARITY[0].copy(),
     "figure": lambda: plt.figure(),
     "shell": lambda: InteractiveShell.instance(),
     "moving": lambda: [],
@@ -221,8 +221,6 @@ OWN = {
     ("added_to_table", "table"): lambda: np.zeros((8, 4)),
     ("rope", "positions"): [0, 1, 2, 3],
     ("self_attention", "positions"): [0, 1, 2, 3],
-    ("show_pair_shift", "starts"): lambda: np.array([0]),
-    ("show_pair_shift", "arrows"): lambda: _arrows(),
     ("plot_word_vectors", "groups"): None,
     ("train", "positions"): True,
     ("train", "steps"): 1,
@@ -246,12 +244,6 @@ def _good(function_name, parameter):
         value = parameter.default
     made_here = getattr(value, "__name__", "") == "<lambda>"  # a factory above
     return value() if made_here and value.__module__ == __name__ else value
-
-
-def _arrows():
-    from posenc_lib.figures.circles import draw_pair_stage
-
-    return draw_pair_stage(GOOD["ax"](), 4, 1, n_positions=4, n_arrows=1)
 
 
 #: free text (a title, a mistake's name, a row's label), which matplotlib writes

@@ -10,7 +10,6 @@ from posenc_lib.word_vectors import (
     TOY_CORPUS,
     context_pairs,
     cosine_similarity,
-    format_similarity,
     group_similarity,
     project_2d,
     random_table,
@@ -99,11 +98,6 @@ def test_project_2d_keeps_distances_of_planar_points_and_fixes_signs():
     # the bitwise negation of A's, but is backward stable (coordinates of size 1
     # to within 1e-15), so the signs are fixed and the rest is within 1e-12
     np.testing.assert_allclose(project_2d(-planar), points, rtol=0, atol=1e-12)
-
-
-def test_format_similarity_rounds_without_negative_zero():
-    text = format_similarity([[1.0, -0.001], [-0.001, 1.0]], ["a", "b"])
-    assert "-0.00" not in text and text.count("0.00") == 2
 
 
 def test_train_rejects_a_bad_learning_rate():

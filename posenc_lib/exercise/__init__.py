@@ -1,20 +1,9 @@
-"""The learner's exercise (chapter 05): its command language and its checkers.
+"""The learner's exercise (chapter 03): :func:`run_commands` runs the command
+language (:mod:`.commands`, ``posenc run``: :mod:`.cli`), :func:`compare_outputs`
+puts your output beside the reference's (:mod:`.diff`), and the checkers name
+the mistake your function makes (:mod:`.checkers`, in a child process:
+:mod:`.guard`).
 
-- :mod:`~posenc_lib.exercise.commands`: the command language (``TABLE``,
-  ``TOKENS``, ``LOOKUP``, ``POSENC``, ``ADD``, ``SIM``): :func:`run_commands`;
-  :mod:`~posenc_lib.exercise.cli`: the same as ``posenc run FILE``;
-- :mod:`~posenc_lib.exercise.diff`: :func:`compare_outputs`, your output beside
-  the reference's;
-- :mod:`~posenc_lib.exercise.checkers`: ``check_lookup``, ``check_pos_encoding``,
-  ``check_sinusoidal_positions``: each names the mistake it recognises
-  (:data:`MISTAKES`, from :mod:`posenc_lib.mistakes`);
-- :mod:`~posenc_lib.exercise.guard`: your code in a child process, timed; private:
-  ``_reports.py`` (each call as plain data), ``_checking.py`` (the judging),
-  ``_usual_bugs.py``.
-
-Grading a whole class is the course's tools (posenc_tools), not imported here.
-
->>> from posenc_lib.exercise import check_pos_encoding
 >>> from posenc_lib import pos_encoding
 >>> check_pos_encoding(pos_encoding).passed
 True
@@ -27,7 +16,7 @@ from .checkers import (
     check_pos_encoding,
     check_sinusoidal_positions,
 )
-from .commands import CommandError, iter_commands, run_commands
+from .commands import CommandError, run_commands
 from .diff import OutputComparison, compare_outputs
 
 __all__ = [
@@ -39,6 +28,5 @@ __all__ = [
     "check_pos_encoding",
     "check_sinusoidal_positions",
     "compare_outputs",
-    "iter_commands",
     "run_commands",
 ]

@@ -1,11 +1,8 @@
 """How a checker judges: the reports of a learner's calls against the answers.
 
-Private to :mod:`posenc_lib.exercise`. :func:`read_case` reads one call's
-report (:mod:`._reports`); an error, a timeout, an end or the wrong kind of
-answer stops the check with a :class:`Stop` carrying the result. Then
-:func:`diagnose` compares the answers with the right ones, within
-:data:`TOLERANCE` (float32 passes; rounding to 2 to 5 decimals and float16 are
-named as such), and, if they differ, with each mistake's.
+:func:`read_case` reads one call's report (:mod:`._reports`), or stops the check
+(:class:`Stop`); :func:`diagnose` compares the answers with the right ones within
+:data:`TOLERANCE` (float32 passes) and, if they differ, with each mistake's.
 """
 
 import html
@@ -27,25 +24,19 @@ _allclose, _isclose = np.allclose, np.isclose
 
 # Where each topic is taught: (notebook, section), the section being a "## "
 # heading of that notebook or its part before a colon (tests check they exist).
-_FORMULA = ("02_sinusoidal_encoding.ipynb", "The formula")
-_COPY = ("01_embeddings.ipynb", "The lookup returns a copy")
+_01, _02 = "01_embeddings.ipynb", "02_sinusoidal_encoding.ipynb"
 _05 = "05_common_mistakes.ipynb"
+_FORMULA, _COPY = (_02, "The formula"), (_01, "The lookup returns a copy")
 SECTIONS = {
     "k-instead-of-pair": (_FORMULA, (_05, "1. `k-instead-of-pair`")),
-    "swapped-sin-cos": (
-        ("02_sinusoidal_encoding.ipynb", "Position 0"),
-        (_05, "2. `swapped-sin-cos`"),
-    ),
+    "swapped-sin-cos": ((_02, "Position 0"), (_05, "2. `swapped-sin-cos`")),
     "sine-only": (_FORMULA, (_05, "3. `sine-only`")),
     "integer-division": (_FORMULA, (_05, "4. `integer-division`")),
     "integer-power": (_FORMULA, (_05, "5. `integer-power`")),
     "added-to-table": (_COPY, (_05, "6. `added-to-table`")),
-    "pos_encoding": (_FORMULA, ("02_sinusoidal_encoding.ipynb", "The worked trace")),
-    "sinusoidal_positions": (
-        _FORMULA,
-        ("02_sinusoidal_encoding.ipynb", "The exercise card's two examples"),
-    ),
-    "lookup": (("01_embeddings.ipynb", "The table"), _COPY),
+    "pos_encoding": (_FORMULA, (_02, "The worked trace")),
+    "sinusoidal_positions": (_FORMULA, (_02, "The exercise card's two examples")),
+    "lookup": ((_01, "The table"), _COPY),
 }
 _COLOURS = {"passed": "#2e7d32", "todo": "#757575", "failed": "#c62828"}
 
@@ -57,15 +48,12 @@ class CheckResult:
     Attributes
     ----------
     passed : bool
-        True when every case matched the right answer.
     mistake : str or None
         The id of the common mistake the answers match, if any.
     message : str
-        For a person: its first line says what is wrong, the next ones show it.
+        Its first line says what is wrong, the next ones show it.
     convention : str or None, default None
-        When the answer is a valid layout of real libraries other than the
-        exercise's, its id in :data:`posenc_lib.conventions.CONVENTIONS`
-        (``"concat"``, ``"cos-first"`` or ``"tensor2tensor"``).
+        The id of another library's valid layout the answer follows, if any.
 
     Examples
     --------
@@ -107,17 +95,18 @@ class Case:
     expected: np.ndarray
 
 
+def failed(*lines, mistake=None):
+    """A failed CheckResult whose message is ``lines``."""
+    return CheckResult(False, mistake, "\n".join(lines))
+
+
 class Stop(Exception):
     """Carries a failed CheckResult (no mistake named) out of the case loop."""
 
     def __init__(self, *lines, desc=None):
         super().__init__(lines[0])
-        self.result = make_result(False, None, lines)
+        self.result = failed(*lines)
         self.desc = desc  # the value the function returned, if it returned
-
-
-def make_result(passed, mistake, lines):
-    return CheckResult(passed, mistake, "\n".join(lines))
 
 
 def close(a, b):
@@ -127,8 +116,6 @@ def close(a, b):
 def see(key):
     """Where the course teaches ``key``: sections of the chapters' notebooks.
 
-    Examples
-    --------
     >>> see("integer-division")
     'See chapter 02: "The formula"; chapter 05: "4. `integer-division`".'
     """
@@ -149,10 +136,10 @@ def show(array, decimals=4):
 
 def read_case(name, case, report):
     """``(answer, value description)`` of one case, or raise Stop saying why not."""
-    answer, failed = read_report(report, case.expected.shape)
-    if failed is None:
+    answer, problem = read_report(report, case.expected.shape)
+    if problem is None:
         return answer, report["value"]
-    kind, detail = failed
+    kind, detail = problem
     tried, shape = f"Tried:    {case.call}", case.expected.shape
     if kind == "error" and "NotImplementedError" in detail.get("classes", ()):
         raise Stop(
@@ -169,12 +156,11 @@ def read_case(name, case, report):
             "of this process, which is unharmed.)",
             see(name),
         )
-    headline = {"error": "raised an error", "timeout": "did not finish in time"}
     if kind != "answer":
-        got = why(detail) if kind == "error" else detail
-        expected = f"Expected: {show(case.expected)}"
-        raise Stop(f"{name}: your function {headline[kind]}.", tried, expected,
-                   f"Got:      {got}", see(name))  # fmt: skip
+        got = f"Got:      {why(detail) if kind == 'error' else detail}"
+        did = "raised an error" if kind == "error" else "did not finish in time"
+        headline = f"{name}: your function {did}."
+        raise Stop(headline, tried, f"Expected: {show(case.expected)}", got, see(name))
     transposed = len(shape) == 2 and detail.endswith(f"of shape {shape[::-1]}")
     raise Stop(
         f"{name}: your function returned the wrong kind of answer.",
@@ -217,9 +203,9 @@ def first_difference(case, answer):
 def _angle_report(case, answer):
     """For an encoding: the first pair that differs, the angle expected and got.
 
-    The learner's angle is recovered from their (sin, cos) columns with
-    ``arctan2``, taken within half a turn of the expected one; if the two
-    numbers are not on the unit circle, no angle gives them, and that is said.
+    The learner's angle is ``arctan2`` of their (sin, cos) columns, taken within
+    half a turn of the expected one; two numbers off the unit circle are no
+    angle's, and that is said.
     """
     _, expected, answer, pos = _first_row(case, answer)
     column = int(np.flatnonzero(~_isclose(answer, expected, RTOL, ATOL))[0])
@@ -234,13 +220,13 @@ def _angle_report(case, answer):
     ]
     radius = sine**2 + cosine**2
     if not _isclose(radius, 1.0, rtol=0, atol=1e-4):
-        return [*lines, f"  Your columns ({format_number(sine)}, "
-                f"{format_number(cosine)}) are not the sine and cosine of one angle: "
-                f"sin^2 + cos^2 = {format_number(radius)}, not 1."]  # fmt: skip
+        sums = f"sin^2 + cos^2 = {format_number(radius)}, not 1"
+        yours = f"  Your columns ({format_number(sine)}, {format_number(cosine)})"
+        return [*lines, f"{yours} are not the sine and cosine of one angle: {sums}."]
     turn = np.arctan2(sine, cosine) - angle
     got = angle + (turn + np.pi) % (2 * np.pi) - np.pi  # nearest the expected one
-    return [*lines, f"  Your angle:     {format_number(got)} rad (arctan2 of "
-            f"{columns}, up to whole turns)"]  # fmt: skip
+    how = f"(arctan2 of {columns}, up to whole turns)"
+    return [*lines, f"  Your angle:     {format_number(got)} rad {how}"]
 
 
 def _precision(cases, answers, descs):
@@ -260,52 +246,44 @@ def _precision(cases, answers, descs):
 
 def diagnose(name, cases, answers, candidates, descs, *, conventions=None, hints=()):
     """Compare the answers with the right ones, then with another library's
-    layout (``conventions``: id -> its answers), rounding and each mistake's.
-
-    ``candidates`` maps a mistake id (or a usual bug: a pair ``(what, lines)``
-    naming a wrong answer that is not one of the ids, and how to fix it) to
-    that mistake's answers on ``cases``.
+    layout (``conventions``: id -> its answers), rounding, and each of
+    ``candidates`` (a mistake id or a usual bug, -> its answers on ``cases``).
     """
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
     if not wrong:
         shown = cases[1 if name == "pos_encoding" else 0]
         example = f"For example {shown.call} = {show(shown.expected)}."
-        return make_result(
-            True, None, [f"{name}: passed all {len(cases)} cases.", example]
-        )
-    where = first_difference(cases[wrong[0]], answers[wrong[0]])
+        passed = f"{name}: passed all {len(cases)} cases."
+        return CheckResult(True, None, f"{passed}\n{example}")
+    first = cases[wrong[0]], answers[wrong[0]]
+    where = first_difference(*first)
     matches = lambda outputs: all(map(close, answers, outputs))  # noqa: E731
     for convention, outputs in (conventions or {}).items():
         if matches(outputs):
             return _convention_result(name, convention, where)
     precision = _precision(cases, answers, descs)
     if precision is not None:
-        return make_result(False, None, [f"{name}: not right yet; {precision}.",
-                                         *where, see(name)])  # fmt: skip
+        return failed(f"{name}: not right yet; {precision}.", *where, see(name))
     for mistake, outputs in candidates.items():
         if matches(outputs):
             return mistake_result(name, mistake, where)
-    angles = (
-        [] if name == "lookup" else _angle_report(cases[wrong[0]], answers[wrong[0]])
-    )
-    return make_result(False, None, [
+    angles = [] if name == "lookup" else _angle_report(*first)
+    headline = (
         f"{name}: not right yet ({len(wrong)} of {len(cases)} cases differ); "
-        "it matches none of the common mistakes.", *where, *angles, *hints, see(name),
-    ])  # fmt: skip
+        "it matches none of the common mistakes."
+    )
+    return failed(headline, *where, *angles, *hints, see(name))
 
 
 def mistake_result(name, mistake, where):
     """A failed result naming ``mistake``: one of the lesson's, or a usual bug."""
     if mistake in MISTAKES:
         headline = f"{name}: not right yet; this is the mistake '{mistake}'."
-        explain = [
-            DESCRIPTION[mistake],
-            f"Your code probably has: {WRONG_LINE[mistake]}",
-        ]
-        return make_result(False, mistake, [headline, *where, *explain, see(mistake)])
-    what, explain = mistake
-    return make_result(False, None, [f"{name}: not right yet; {what}.", *where,
-                                     *explain, see(name)])  # fmt: skip
+        probably = f"Your code probably has: {WRONG_LINE[mistake]}"
+        lines = [headline, *where, DESCRIPTION[mistake], probably, see(mistake)]
+        return failed(*lines, mistake=mistake)
+    what, *explain = mistake
+    return failed(f"{name}: not right yet; {what}.", *where, *explain, see(name))
 
 
 _CHANGE = {
@@ -325,9 +303,12 @@ def _convention_result(name, convention, where):
     """A failed result for an answer in another library's valid ``convention``."""
     lines = [
         f"{name}: not the exercise's layout yet; your answer follows the "
-        f"'{convention}' convention.", *where,
+        f"'{convention}' convention.",
+        *where,
         f"That is a valid convention, used by {USED_BY[convention]}.",
         "The exercise asks for the interleaved one: sin(angle) in column 2*pair and "
-        "cos(angle) in column 2*pair + 1.", _CHANGE[convention], see(name),
-    ]  # fmt: skip
+        "cos(angle) in column 2*pair + 1.",
+        _CHANGE[convention],
+        see(name),
+    ]
     return CheckResult(False, None, "\n".join(lines), convention=convention)

@@ -1,18 +1,14 @@
 """What a learner's function did on one call, as plain data: its report.
 
-Written in the guard's child (:func:`call_report`), read back by the caller
-(:func:`read_report`).
-
 In the guard's child (:mod:`.guard`) each call becomes a dict that JSON carries
-unchanged (the class grader's kernel prints it, the grader reads it), judged by
-:func:`.checkers.judge`. It holds ``"value"``, what the call returned
-(:func:`describe`), with ``"view": {"arg": i, "writeable": bool}`` if it shares
-memory with array argument i; or ``"error"`` (:func:`describe_error`); or, from
-the guard, ``"timeout"`` (seconds; ``"doing": "reading"`` keeps the returned
-value's or error's type) or ``"ended"``; then ``"changed"``, ``{i: value}`` for
-each array argument changed in place, and ``"printed"``. The grader copies this
-module into each learner's box with the guard: it imports numpy and the guard,
-nothing else of posenc_lib.
+unchanged (:func:`call_report`), read back by the caller (:func:`read_report`)
+and judged by :func:`.checkers.judge`. It holds ``"value"``, what the call
+returned (:func:`describe`), with ``"view": {"arg": i, "writeable": bool}`` if it
+shares memory with array argument i; or ``"error"`` (:func:`describe_error`); or,
+from the guard, ``"timeout"`` (seconds; ``"doing": "reading"`` keeps the value's
+or error's type) or ``"ended"``; then ``"changed"``, ``{i: value}`` for each
+array argument changed in place, and ``"printed"``. The grader copies this
+module into each learner's box with the guard: it imports numpy and the guard.
 """
 
 import reprlib
@@ -21,17 +17,7 @@ import numpy as np
 
 from .guard import Guard
 
-__all__ = [
-    "call_report",
-    "describe",
-    "describe_error",
-    "read_answer",
-    "read_report",
-    "run_calls",
-    "serve_calls",
-    "value_of",
-    "why",
-]
+__all__ = ["call_report", "read_answer", "read_report", "run_calls", "serve_calls"]
 
 MAX_NUMBERS = 10**6  # numbers (or items) of one answer described
 MAX_TEXT = 300  # characters of a repr or a message
@@ -42,8 +28,6 @@ _LISTS.maxlist = _LISTS.maxtuple = 30
 def describe(value, budget=None, depth=0):
     """``value`` as plain data: its type, a short repr and its numbers.
 
-    Examples
-    --------
     >>> describe(np.ma.masked_array([0.5]))
     {'type': 'MaskedArray', 'repr': 'masked_array(data=[0.5],\\n             mask=False,\\n       fill_value=1e+20)', 'array': True, 'dtype': 'float64', 'shape': [1], 'data': [0.5]}
     """  # noqa: E501
@@ -75,8 +59,6 @@ def describe(value, budget=None, depth=0):
 def describe_error(error):
     """An exception as plain data: type name, its classes' names, message, code.
 
-    Examples
-    --------
     >>> describe_error(SystemExit(3))
     {'type': 'SystemExit', 'classes': ['SystemExit', 'BaseException', 'object'], 'message': '3', 'code': 3}
     """  # noqa: E501
@@ -95,8 +77,6 @@ def describe_error(error):
 def call_report(fn, args, note=None):
     """The report of ``fn(*args)``; ``note(data)`` is the guard's (timing).
 
-    Examples
-    --------
     >>> call_report(lambda row: row, (np.zeros(2),))["view"]
     {'arg': 0, 'writeable': True}
     """
@@ -140,8 +120,6 @@ def run_calls(fn, calls, time_limit=None):
     """The report of ``fn(*args)`` for each ``args`` of ``calls``, in a guard's
     child; after a timeout or the child's end, no more calls are made.
 
-    Examples
-    --------
     >>> [report["value"]["value"] for report in run_calls(max, [(1, 2), (4, 3)])]
     [2, 4]
     """
@@ -165,8 +143,6 @@ _HINTS = {
 def why(error):
     """One line for an error report (``describe_error``), with a hint for some.
 
-    Examples
-    --------
     >>> why({"type": "ValueError", "classes": ["ValueError"], "message": "bad"})
     'ValueError: bad'
     >>> why({"type": "Exit", "classes": ["Exit", "SystemExit"], "code": 2})
@@ -241,10 +217,9 @@ def read_report(report, shape):
     """``(answer, None)``, or ``(None, (kind, detail))`` for a call that did not
     answer: kind ``"error"`` (detail: the error), ``"ended"``, ``"timeout"`` or
     ``"answer"`` (the wrong kind of answer; detail: what came back)."""
-    if "error" in report:
-        return None, ("error", report["error"])
-    if "ended" in report:
-        return None, ("ended", report["ended"])
+    for kind in ("error", "ended"):
+        if kind in report:
+            return None, (kind, report[kind])
     if "value" not in report:
         text = f"no answer within {report['timeout']:g} s (the time limit; an endless "
         return None, ("timeout", text + "loop?)")

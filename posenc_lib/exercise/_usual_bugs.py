@@ -1,10 +1,8 @@
 """The usual bugs outside the lesson's list, as answers to compare with (private).
 
-Learners who write ``pos_encoding`` or ``sinusoidal_positions`` make a few more
-mistakes than the lesson's five, and each is cheap to recognise: compute what
-the bug would answer on the checker's cases, with the library's own functions,
-and compare. Each bug is a pair ``(what, lines)``: what the answer looks like,
-and what went wrong (the message :func:`._checking.mistake_result` writes).
+Each bug is a tuple ``(what, *lines)``: what the answer looks like, then what
+went wrong (for :func:`._checking.mistake_result`); :func:`rows_for` computes
+its answers with the library's own functions.
 
 ============================ ================================================
 bug                          what the code does
@@ -16,71 +14,47 @@ multiply instead of divide   ``angle = pos * 10000 ** (2 * pair / d)``
 degrees                      ``sin(radians(angle))``: the angle read as degrees
 ============================ ================================================
 
-Examples
---------
 >>> rows_for(OFF_BY_ONE)([0], 2).round(4)
 array([[0.8415, 0.5403]])
->>> OFF_BY_ONE[0]
-'it looks off by one: your answer for position p is PE[p + 1]'
 """
 
 import numpy as np
 
 from ..positional import frequencies, sinusoidal_positions
 
-__all__ = [
-    "DEGREES",
-    "MULTIPLIED",
-    "OFF_BY_ONE",
-    "POSITIONS_IGNORED",
-    "POSITIONS_SORTED",
-    "POS_ENCODING_BUGS",
-    "SINUSOIDAL_POSITIONS_BUGS",
-    "rows_for",
-]
+__all__ = ["POS_ENCODING_BUGS", "SINUSOIDAL_POSITIONS_BUGS", "rows_for"]
 
 POSITIONS_IGNORED = (
     "the positions given were ignored: row k is PE[k]",
-    (
-        "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
-        "whatever positions holds.",
-        "Row k must be PE[positions[k]]: compute the angles from the positions "
-        "themselves.",
-    ),
+    "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
+    "whatever positions holds.",
+    "Row k must be PE[positions[k]]: compute the angles from the positions themselves.",
 )
 POSITIONS_SORTED = (
     "the positions were sorted first",
-    (
-        "Your rows are the encodings of sorted(positions).",
-        "Row k must be PE[positions[k]], in the order given (the card: positions "
-        "come in any order, repeats allowed).",
-    ),
+    "Your rows are the encodings of sorted(positions).",
+    "Row k must be PE[positions[k]], in the order given (the card: positions "
+    "come in any order, repeats allowed).",
 )
 OFF_BY_ONE = (
     "it looks off by one: your answer for position p is PE[p + 1]",
-    (
-        "Positions count from 0: the first token is at position 0, and PE[0] is "
-        "[0, 1, 0, 1, ...].",
-        "Use the position as given; do not add 1 to it.",
-    ),
+    "Positions count from 0: the first token is at position 0, and PE[0] is "
+    "[0, 1, 0, 1, ...].",
+    "Use the position as given; do not add 1 to it.",
 )
 MULTIPLIED = (
     "it looks like multiply instead of divide",
-    (
-        "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
-        "so the later pairs turn fastest.",
-        "In the formula the position is divided by 10000 ** (2 * pair / d), so the "
-        "later pairs turn slowest.",
-    ),
+    "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
+    "so the later pairs turn fastest.",
+    "In the formula the position is divided by 10000 ** (2 * pair / d), so the "
+    "later pairs turn slowest.",
 )
 DEGREES = (
     "it looks like the angle was read as degrees",
-    (
-        "Your sines and cosines are those of angle * pi / 180, as if the angle "
-        "were in degrees (math.radians(angle), or a calculator in DEG mode).",
-        "The formula's angle is already in radians, which is what np.sin, np.cos, "
-        "math.sin and math.cos take: pass it as it is.",
-    ),
+    "Your sines and cosines are those of angle * pi / 180, as if the angle "
+    "were in degrees (math.radians(angle), or a calculator in DEG mode).",
+    "The formula's angle is already in radians, which is what np.sin, np.cos, "
+    "math.sin and math.cos take: pass it as it is.",
 )
 
 

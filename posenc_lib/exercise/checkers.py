@@ -1,18 +1,12 @@
 """Checkers for the exercise: run your function, then name the mistake it makes.
 
 Each checker calls your function on a fixed bank of cases in a child process
-(:mod:`.guard`: 5 s per call; an error, ``sys.exit()``, ``os._exit()``,
-``input()`` or an endless loop becomes a verdict, the kernel is unharmed, what
-your function prints is shown). Each call comes back as a report of plain data
-(:mod:`._reports`), and :func:`judge` compares the answers with the library's
-and, when they differ, with the lesson's mistakes (:mod:`posenc_lib.mistakes`),
-the usual bugs (:mod:`._usual_bugs`) and other libraries' layouts. The bank
-parts every mistake from every other and from the right answer (width 6 is
-where ``integer-power``'s divisor 21 parts from 21.5443). The class grader calls
-the same :func:`judge` on the reports of the learner's kernel: same verdict,
-same message. ``pos_encoding`` may return a list, a tuple or an array;
-``lookup`` and ``sinusoidal_positions`` an array (the next step adds to the row,
-and ``+`` joins lists; the exercise card asks for "a float array").
+(:mod:`.guard`; an error, an exit or an endless loop becomes a verdict). The
+reports come back as plain data (:mod:`._reports`), and :func:`judge`, which
+the class grader calls too, compares the answers with the library's, then with
+the lesson's mistakes, the usual bugs (:mod:`._usual_bugs`) and other
+libraries' layouts. The bank parts every mistake from every other and from the
+right answer (width 6 parts ``integer-power``'s divisor 21 from 21.5443).
 """
 
 import json
@@ -32,7 +26,7 @@ from ._checking import (
     Stop,
     close,
     diagnose,
-    make_result,
+    failed,
     mistake_result,
     read_case,
     see,
@@ -56,10 +50,7 @@ _OTHER_CONVENTIONS = ("concat", "cos-first", "tensor2tensor")  # valid, not aske
 
 def _pos_encoding_cases():
     pairs = [(0, 4), (3, 4), (2, 2), (1, 6), (10, 6), (7, 8), (50, 16)]
-    return [
-        Case((pos, d), f"pos_encoding({pos}, {d})", _right_pos_encoding(pos, d))
-        for pos, d in pairs
-    ]
+    return [Case(a, f"pos_encoding{a}", _right_pos_encoding(*a)) for a in pairs]
 
 
 def _lookup_cases():
@@ -67,8 +58,8 @@ def _lookup_cases():
         [[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0], [-1.5, 0.25, 7.0, -3.0]]
     )  # (3, 4)
     table_b = np.arange(10.0).reshape(5, 2) / 4 - 1  # (5, 2)
-    cases = [(table_a, "table", 0), (table_a, "table", 2), (table_a, "table", 1),
-             (table_b, "table_b", 4), (table_b, "table_b", 0)]  # fmt: skip
+    cases = [(table_a, "table", i) for i in (0, 2, 1)]
+    cases += [(table_b, "table_b", i) for i in (4, 0)]
     return [
         Case((table, i), f"lookup({label}, {i})", _right_lookup(table, i))
         for table, label, i in cases
@@ -76,14 +67,14 @@ def _lookup_cases():
 
 
 def _positions_cases():
-    inputs = [([0, 1], 4), ([2, 0, 5], 2), ([3], 4), ([1, 10, 0], 6), ([7, 7], 8),
-              (list(range(20)), 16)]  # fmt: skip
+    inputs = [([0, 1], 4), ([2, 0, 5], 2), ([3], 4), ([1, 10, 0], 6), ([7, 7], 8)]
+    inputs.append((list(range(20)), 16))
     short = lambda ps: str(ps) if len(ps) < 5 else f"list(range({len(ps)}))"  # noqa: E731
+    call = "sinusoidal_positions({}, {})"
     return [
-        Case((ps, d), f"sinusoidal_positions({short(ps)}, {d})",
-             _right_sinusoidal_positions(ps, d))
+        Case((ps, d), call.format(short(ps), d), _right_sinusoidal_positions(ps, d))
         for ps, d in inputs
-    ]  # fmt: skip
+    ]
 
 
 _CASES = {
@@ -96,8 +87,6 @@ _CASES = {
 def case_args(task):
     """The arguments of each case the checker of ``task`` calls the function with.
 
-    Examples
-    --------
     >>> case_args("pos_encoding")[:2]
     [(0, 4), (3, 4)]
     """
@@ -118,11 +107,13 @@ def _not_an_array(name, cases, descs, why):
     for case, desc in zip(cases, descs, strict=True):
         if not desc.get("array"):
             kind = desc["type"]
-            return make_result(False, None, [
+            return failed(
                 f"{name}: not right yet; your function returns a {kind}, not an array.",
-                f"Tried:    {case.call}", f"Got:      the right numbers, as a {kind}",
-                why, see(name),
-            ])  # fmt: skip
+                f"Tried:    {case.call}",
+                f"Got:      the right numbers, as a {kind}",
+                why,
+                see(name),
+            )
     return None
 
 
@@ -130,6 +121,12 @@ _TABLE_IS_AN_ARRAY = (
     'A list of rows does not pass here: the exercise card asks for "a float array '
     'of shape (len(positions), d_model)". Return np.array(rows), or build the '
     "array directly."
+)
+_ROW_IS_AN_ARRAY = (
+    "A list or a tuple does not pass here: the lesson's next step adds to the row "
+    "(the embedding plus the encoding), and Python's + joins lists and tuples "
+    "instead of adding their numbers (row + row holds 2 * d of them). Return a "
+    "numpy array."
 )
 
 
@@ -142,8 +139,9 @@ def _judge_encoding(task, reports):
         return stop.result
 
     def each(table):  # table(positions, d): what it answers to every case
-        return [table([c.args[0]], c.args[1])[0] if one else table(*c.args)
-                for c in cases]  # fmt: skip
+        if one:
+            return [table([c.args[0]], c.args[1])[0] for c in cases]
+        return [table(*c.args) for c in cases]
 
     candidates = {
         m: each(lambda ps, d, m=m: np.array([MISTAKES[m](p, d) for p in ps]))
@@ -164,11 +162,10 @@ def _changes(before, after):
     if before.shape != after.shape:  # resized in place
         return [f"  its shape went from {before.shape} to {after.shape}."]
     rows = np.flatnonzero(~((before == after) | (np.isnan(before) & np.isnan(after))))
-    rows = np.unique(rows // before.shape[1])
     lines = []
-    for row in rows:
-        lines += [f"  table[{row}] before: {show(before[row])}",
-                  f"  table[{row}] after:  {show(after[row])}"]  # fmt: skip
+    for row in np.unique(rows // before.shape[1]):
+        lines.append(f"  table[{row}] before: {show(before[row])}")
+        lines.append(f"  table[{row}] after:  {show(after[row])}")
     return lines
 
 
@@ -178,29 +175,33 @@ def _what_happened_to_the_table(case, report, answer):
     tried, view = f"Tried:    {case.call}", report.get("view") or {}
     if "0" in report.get("changed", {}):
         after = np.asarray(value_of(report["changed"]["0"]), dtype=np.float64)
-        return make_result(False, None, [
-            "lookup: not right yet; the table must not change.", tried,
+        return failed(
+            "lookup: not right yet; the table must not change.",
+            tried,
             "Calling it changed the table it was given (your function wrote into "
-            "it; it should only read it):", *_changes(table, after), see("lookup"),
-        ])  # fmt: skip
+            "it; it should only read it):",
+            *_changes(table, after),
+            see("lookup"),
+        )
     if view.get("arg") != 0:
         return None
     if not view.get("writeable"):
-        return make_result(False, None, [
-            "lookup: not right yet; return a new array, not a view.", tried,
+        return failed(
+            "lookup: not right yet; return a new array, not a view.",
+            tried,
             "The row you return is a read-only view into the table (they share "
             "memory).",
             "So row += pos_encoding(3, d) leaves the table alone but raises "
             "ValueError: output array is read-only.",
             "The next step adds the encoding to the row: return a new array.",
             see("lookup"),
-        ])  # fmt: skip
+        )
     lines = [tried, "The row you return is a view into the table (they share memory)."]
     if close(answer, table[token_id]):
         after = table.copy()  # (vocab_size, d)
         after[token_id] += _right_pos_encoding(3, table.shape[1])
-        lines += ["After row += pos_encoding(3, d), the table itself would change:",
-                  *_changes(table, after)]  # fmt: skip
+        lines.append("After row += pos_encoding(3, d), the table itself would change:")
+        lines += _changes(table, after)
     else:
         lines.append("So row += pos_encoding(3, d) would change the table too.")
     return mistake_result("lookup", "added-to-table", lines)
@@ -214,22 +215,15 @@ def _column_result(case, desc):
     answer, problem = read_answer(desc, (table.shape[0],))
     if problem is not None or not close(answer, table[:, token_id]):
         return None
-    return make_result(False, None, [
+    return failed(
         f"lookup: not right yet; that is column {token_id} of the table, not row "
-        f"{token_id}.", f"Tried:    {case.call}",
+        f"{token_id}.",
+        f"Tried:    {case.call}",
         f"Expected: {show(case.expected)} (row {token_id}, {table.shape[1]} numbers)",
         f"Got:      {show(answer)} (table[:, {token_id}], {table.shape[0]} numbers)",
         "The table has one row per token: token t's vector is row t, not column t.",
         see("lookup"),
-    ])  # fmt: skip
-
-
-_ROW_IS_AN_ARRAY = (
-    "A list or a tuple does not pass here: the lesson's next step adds to the row "
-    "(the embedding plus the encoding), and Python's + joins lists and tuples "
-    "instead of adding their numbers (row + row holds 2 * d of them). Return a "
-    "numpy array."
-)
+    )
 
 
 def _judge_lookup(reports):
@@ -268,12 +262,7 @@ def judge(task, reports):
     ----------
     task : {"lookup", "pos_encoding", "sinusoidal_positions"}
     reports : list of dict
-        One report per case of :func:`case_args` (see :mod:`._reports`), as
-        plain data; they may stop after the first call that failed.
-
-    Returns
-    -------
-    CheckResult
+        One report per case of :func:`case_args`, up to the first that failed.
 
     Examples
     --------
@@ -283,9 +272,9 @@ def judge(task, reports):
     >>> judge("pos_encoding", [call_report(pos_encoding, a) for a in args])
     CheckResult(passed=True, mistake=None)
     """
-    return (
-        _judge_lookup(reports) if task == "lookup" else _judge_encoding(task, reports)
-    )
+    if task == "lookup":
+        return _judge_lookup(reports)
+    return _judge_encoding(task, reports)
 
 
 def _check(task, fn, time_limit):
@@ -311,9 +300,7 @@ def check_pos_encoding(fn, *, time_limit=None):
     Returns
     -------
     CheckResult
-        ``.passed``, ``.mistake`` (an id of ``MISTAKES`` or None), ``.message``
-        (its first line says what is wrong), ``.convention`` (another library's
-        valid layout, if the answer follows one).
+        ``.passed``, ``.mistake`` (an id of ``MISTAKES`` or None), ``.message``.
 
     Examples
     --------
@@ -330,8 +317,7 @@ def check_lookup(fn, *, time_limit=None):
     Parameters
     ----------
     fn : callable
-        ``fn(table, token_id)`` returning row ``token_id`` of ``table`` (float64,
-        shape (vocab_size, d)) as a new array, shape (d,).
+        ``fn(table, token_id)`` returning row ``token_id`` of ``table`` as a new array.
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5.
 
@@ -355,8 +341,7 @@ def check_sinusoidal_positions(fn, *, time_limit=None):
     Parameters
     ----------
     fn : callable
-        ``fn(positions, d_model)``, ``positions`` a list of ints, returning an
-        array of shape (len(positions), d_model).
+        ``fn(positions, d_model)`` returning an array (len(positions), d_model).
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5.
 

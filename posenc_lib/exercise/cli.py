@@ -6,21 +6,11 @@ Usage::
     posenc run - < lesson.txt                  # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
-Each query's line goes to standard output as soon as it is computed; at the
-first bad line its message (``line N: ...``) goes to standard error. With
-``--solution FILE.py`` this command still reads and runs the script; your
-``lookup`` and/or ``pos_encoding`` (the library's for a name the file does not
-define; a name it defines that is not a function is an error) run in a child
-process that loads your file (:mod:`.guard`): loading it and each call have a
-time limit (``--time-limit``, default 5 s), whatever a call does is a ``line N:``
-error, and what it prints shows before its line. A Ctrl-C, closing the terminal
-(SIGHUP) or ``timeout`` (SIGTERM) ends the child with this command.
-
-Exit status: 0 when every line ran; 2 for a bad line, an unreadable or too large
-script (over 8 MiB), a solution that cannot be loaded or whose call fails, or
-output that cannot be written; 130 on Ctrl-C; 141 when the reader of the output
-goes away (``| head -1``), quietly; 129 on SIGHUP, 143 on SIGTERM. Never a
-Python traceback.
+Each query's line goes to standard output as soon as it is computed; the first
+bad line's message (``line N: ...``) to standard error. With ``--solution``
+your ``lookup`` and/or ``pos_encoding`` run in a child process that loads your
+file (:mod:`.guard`), each call timed (``--time-limit``); whatever a call does
+is a ``line N:`` error. Never a Python traceback: see :func:`run_main`.
 """
 
 import errno
@@ -31,14 +21,11 @@ import sys
 
 from ..validation import describe
 from ._reports import describe_error, serve_calls, why
-from .commands import MAX_SCRIPT_CHARS, CommandError, interpret, iter_commands
+from .commands import MAX_SCRIPT_CHARS, CommandError, interpret
 from .guard import TIME_LIMIT, Guard
 
 __all__ = ["add_run_parser", "run_main"]
 
-_EXIT_ERROR = 2
-_EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
-_EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as `cat` ends under `| head -1`
 _NAMES = ("lookup", "pos_encoding")
 
 
@@ -57,20 +44,12 @@ def add_run_parser(commands):
         help="run a command script (TABLE, TOKENS, LOOKUP, POSENC, ADD, SIM)",
         description="Run a command script and print one line per query.",
     )
+    run.add_argument("file", nargs="?", default="-", help="the script; '-': stdin")
+    solution = "take lookup and/or pos_encoding from this Python file"
+    run.add_argument("--solution", metavar="FILE.py", help=solution)
+    limit = f"time each call of your functions may take (default {TIME_LIMIT:g})"
     run.add_argument(
-        "file", nargs="?", default="-", help="the script; '-' or none: stdin"
-    )
-    run.add_argument(
-        "--solution",
-        metavar="FILE.py",
-        help="take lookup and/or pos_encoding from this Python file",
-    )
-    run.add_argument(
-        "--time-limit",
-        metavar="SECONDS",
-        type=float,
-        default=TIME_LIMIT,
-        help=f"time each call of your functions may take (default {TIME_LIMIT:g})",
+        "--time-limit", metavar="SECONDS", type=float, default=TIME_LIMIT, help=limit
     )
 
 
@@ -87,10 +66,8 @@ def _read_script(name):
             data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_SCRIPT_CHARS + 1)
             data = data.encode("utf-8") if isinstance(data, str) else data
         if len(data) > MAX_SCRIPT_CHARS:
-            raise _Refused(
-                f"posenc: {shown} is larger than {MAX_SCRIPT_CHARS} bytes (8 MiB), "
-                "the limit for a script."
-            )
+            limit = f"{MAX_SCRIPT_CHARS} bytes (8 MiB), the limit for a script"
+            raise _Refused(f"posenc: {shown} is larger than {limit}.")
         return data.decode("utf-8-sig")  # a byte-order mark is skipped
     except OSError as exc:
         raise _Refused(f"posenc: cannot read {shown}: {exc.strerror or exc}") from None
@@ -99,11 +76,9 @@ def _read_script(name):
 
 
 def _load(path, functions, note):
-    """In the guard's child: run the solution file, keep its functions.
-
-    The report says which of lookup and pos_encoding it defines (a description
-    of each that is not a function), or the error that loading it raised.
-    """
+    """In the guard's child: run the solution file, keep its functions; report
+    which of lookup and pos_encoding it defines (a description of each that is
+    not a function), or the error that loading it raised."""
     sys.path.append(os.path.dirname(os.path.abspath(path)))  # its own modules
     note({"doing": "load"})
     try:
@@ -128,22 +103,21 @@ def _solution(guard, path):
     if "error" in report:
         raise _Refused(cannot + why(report["error"]))
     if "timeout" in report:
-        raise _Refused(f"{cannot}it ran past the time limit ({guard.limit:g} s) "
-                       "while loading (an endless loop at its top level?)")  # fmt: skip
+        limit = f"the time limit ({guard.limit:g} s) while loading (an endless loop"
+        raise _Refused(f"{cannot}it ran past {limit} at its top level?)")
     if "ended" in report:
         raise _Refused(f"{cannot}it ended the process loading it ({report['ended']})")
-    defines = report["defines"]
-    for name, value in defines.items():
+    for name, value in report["defines"].items():
         if value is not None:
-            raise _Refused(f"posenc: {path} defines {name}, but it is not a function: "
-                           f"{value}")  # fmt: skip
-    if not defines:
-        raise _Refused(f"{cannot}ImportError: {path} defines neither lookup nor "
-                       "pos_encoding")  # fmt: skip
-    return tuple(defines)
+            is_not = "but it is not a function"
+            raise _Refused(f"posenc: {path} defines {name}, {is_not}: {value}")
+    if not report["defines"]:
+        neither = "defines neither lookup nor pos_encoding"
+        raise _Refused(f"{cannot}ImportError: {path} {neither}")
+    return tuple(report["defines"])
 
 
-def _say(message, status=_EXIT_ERROR):
+def _say(message, status=2):
     """Write ``message`` to standard error if it is there (never raise); return
     ``status``."""
     try:
@@ -158,8 +132,7 @@ def _silence_stdout():
     """Point standard output at the null device, so that the flush at exit
     cannot fail a second time (and print "Exception ignored")."""
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, AttributeError, ValueError):
         pass
 
@@ -168,13 +141,12 @@ def _run(args):
     """Run the script of ``args``; return the exit status."""
     if sys.stdout is None:
         raise _Refused("posenc: standard output is closed: nowhere to print to.")
-    if not 0 < args.time_limit <= 3600:
-        raise _Refused(
-            f"posenc: --time-limit {args.time_limit:g}, must be in (0, 3600]."
-        )
+    limit = args.time_limit
+    if not 0 < limit <= 3600:
+        raise _Refused(f"posenc: --time-limit {limit:g}, must be in (0, 3600].")
     text = _read_script(args.file)
     if not args.solution:
-        return _print_lines(iter_commands(text))
+        return _print_lines(interpret(text))
     functions, path = {}, args.solution
     call = serve_calls(functions, read_only=True)
 
@@ -183,7 +155,7 @@ def _run(args):
             return _load(path, functions, note)
         return call(request, note)
 
-    with Guard(serve, args.time_limit) as guard:
+    with Guard(serve, limit) as guard:
         return _print_lines(interpret(text, guard, _solution(guard, path)))
 
 
@@ -208,9 +180,11 @@ def run_main(args):
     Returns
     -------
     int
-        0 when every line ran; 2 at the first bad line, unreadable input,
-        output that cannot be written, or a solution that cannot be loaded or
-        fails; 130 on Ctrl-C; 141 on a closed pipe; 128 + N on signal N.
+        0 when every line ran; 2 at the first bad line, an unreadable or too
+        large script, output that cannot be written, or a solution that cannot
+        be loaded or fails; 130 on Ctrl-C; 141 when the reader of the output
+        goes away (``| head -1``), quietly; 128 + N on signal N (SIGHUP,
+        SIGTERM).
     """
     old = {}
     for name in ("SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
@@ -227,10 +201,10 @@ def run_main(args):
         signum = signalled.args[0]
         return _say(f"posenc: ended by {signal.Signals(signum).name}.", 128 + signum)
     except KeyboardInterrupt:
-        return _say("posenc: interrupted.", _EXIT_INTERRUPTED)
+        return _say("posenc: interrupted.", 130)  # 128 + SIGINT, as shells report
     except BrokenPipeError:
         _silence_stdout()
-        return _EXIT_BROKEN_PIPE
+        return 141  # 128 + SIGPIPE, as `cat` ends under `| head -1`
     except OSError as exc:  # standard output full or failing
         _silence_stdout()
         return _say(f"posenc: cannot write to standard output: {exc.strerror or exc}")

@@ -1,8 +1,7 @@
 """The exercise's starter: a tiny command language that combines your pieces.
 
-Commands define the table and the tokens, then ask for LOOKUP, POSENC, ADD or
-SIM. One command per line; blank lines and lines starting with ``#`` are
-ignored; keywords are case-insensitive; numbers are separated by whitespace::
+One command per line; blank lines and lines starting with ``#`` are ignored;
+keywords are case-insensitive; numbers are separated by whitespace::
 
     TABLE <vocab_size> <d>   followed by vocab_size lines of d numbers
     TOKENS <id> <id> ...     the token sequence; the n-th token sits at position n
@@ -12,13 +11,9 @@ ignored; keywords are case-insensitive; numbers are separated by whitespace::
     SIM <p> <q>              prints PE[p] . PE[q]
 
 A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
-numbers with exactly 4 decimals (``-0.0000`` is printed as ``0.0000``). Lines
-end at ``\n``, ``\r\n`` or ``\r``; a UTF-8 byte-order mark at the start is skipped.
-A script may hold at most :data:`MAX_SCRIPT_CHARS` characters (8 MiB), and an
-error message quotes at most a short excerpt of the offending text. Your own
-``lookup`` and ``pos_encoding`` run in a child process (:mod:`.guard`), each call
-under a time limit; what they print is shown. The command line runs the same
-interpreter: ``posenc run FILE``.
+numbers with exactly 4 decimals. Lines end at ``\n``, ``\r\n`` or ``\r``; a
+script holds at most :data:`MAX_SCRIPT_CHARS` characters. Your ``lookup`` and
+``pos_encoding`` run in a child process (:mod:`.guard`), each call timed.
 """
 
 import math
@@ -37,12 +32,11 @@ from ..validation import (
     describe,
 )
 from ._reports import call_report, read_report, serve_calls, why
-from .guard import Guard, check_time_limit
+from .guard import Guard
 
-__all__ = ["MAX_SCRIPT_CHARS", "CommandError", "iter_commands", "run_commands"]
+__all__ = ["MAX_SCRIPT_CHARS", "CommandError", "run_commands"]
 
 MAX_SCRIPT_CHARS = 8 * 2**20  # 8 MiB: 1000 rows of 512 numbers take about 5 MB
-
 _USAGE = {
     "TABLE": "TABLE <vocab_size> <d>",
     "TOKENS": "TOKENS <id> <id> ...",
@@ -51,40 +45,23 @@ _USAGE = {
     "ADD": "ADD <pos>",
     "SIM": "SIM <p> <q>",
 }
-#: each command's arguments, named as its usage line names them
-_ARGUMENTS = {
-    command: re.findall(r"<(\w+)>", usage) for command, usage in _USAGE.items()
-}
 
 
 class CommandError(ValueError):
     """A bad line in a command script; the message starts with ``line N:``.
 
-    Attributes
-    ----------
-    line : int
-        The 1-based number of the offending line.
-    output : list of str
-        The lines printed before the error (set by :func:`run_commands`).
+    ``line`` is its 1-based number; ``output``, the lines printed before it.
     """
 
     def __init__(self, line, message):
         super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.output = []
+        self.line, self.output = line, []
 
 
-def excerpt(text, limit=20):
-    """``repr(text)``, cut to its first ``limit`` characters if longer.
-
-    Examples
-    --------
-    >>> excerpt("x" * 1000)
-    "'xxxxxxxxxxxxxxxxxxxx'... (1000 characters)"
-    """
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
+def _excerpt(text, limit=20):
+    """``repr(text)``, or its first ``limit`` characters and its length."""
+    long = len(text) > limit
+    return f"{text[:limit]!r}... ({len(text)} characters)" if long else repr(text)
 
 
 def _explain(error):
@@ -98,9 +75,8 @@ def _explain(error):
 
 
 def _meaningful_lines(text):
-    """``(line_number, stripped_line)`` for each line not blank nor a comment;
-    lines end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds, as
-    ``str.splitlines`` would)."""
+    """``(number, stripped line)`` of each line not blank nor a comment; lines
+    end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds, as splitlines)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
@@ -114,11 +90,9 @@ class _Interpreter:
 
     def __init__(self, ask):
         self.ask = ask
-        self.table = self.tokens = None
-        self.table_line = self.tokens_line = self.number = self.command = None
+        self.table = self.tokens = self.number = self.command = None
 
     def fail(self, message, number=None):
-        """Raise a CommandError for the current line (or line ``number``)."""
         raise CommandError(number or self.number, message)
 
     def check(self, helper, *args, **kwargs):
@@ -145,10 +119,8 @@ class _Interpreter:
 
     def _unknown(self, keyword):
         if not is_number(keyword):
-            return (
-                f"unknown command {excerpt(keyword)}; expected one of "
-                f"{', '.join(_USAGE)}."
-            )
+            commands = ", ".join(_USAGE)
+            return f"unknown command {_excerpt(keyword)}; expected one of {commands}."
         if self.table is None:
             return "a row of numbers outside a table; rows follow a TABLE line."
         vocab_size, d = self.table.shape
@@ -157,17 +129,14 @@ class _Interpreter:
             f"on line {self.table_line} takes exactly {vocab_size} rows."
         )
 
-    # -- arguments -----------------------------------------------------------
-
     def _int_args(self, args, min_value, names=None):
         """The arguments as integers, each >= min_value, named as in the usage."""
-        names = _ARGUMENTS[self.command] if names is None else names
+        usage = _USAGE[self.command]
+        names = re.findall(r"<(\w+)>", usage) if names is None else names
         if len(args) != len(names):
-            plural = "s" if len(names) > 1 else ""
-            self.fail(
-                f"{self.command} takes {len(names)} argument{plural}, got "
-                f"{len(args)} (usage: {_USAGE[self.command]})."
-            )
+            plural = "s" * (len(names) > 1)
+            got = f"got {len(args)} (usage: {usage})."
+            self.fail(f"{self.command} takes {len(names)} argument{plural}, {got}")
         pairs = zip(names, args, strict=True)
         return [self._int_arg(text, name, min_value) for name, text in pairs]
 
@@ -180,13 +149,11 @@ class _Interpreter:
             value = None
         if value is None or not -(2**63) <= value < 2**63:
             kind = "an integer" if value is None else "an integer below 2**63"
+            usage = f"(usage: {_USAGE[self.command]})"
             self.fail(
-                f"{self.command}: {name} == {excerpt(text)}, must be {kind} "
-                f"(usage: {_USAGE[self.command]})."
+                f"{self.command}: {name} == {_excerpt(text)}, must be {kind} {usage}."
             )
         return self.check(check_integer, value, name, min_value=min_value)
-
-    # -- the commands --------------------------------------------------------
 
     def _table(self, args, lines):
         vocab_size, d = self._int_args(args, 1)
@@ -207,16 +174,13 @@ class _Interpreter:
         if words[0].upper() in _USAGE:
             self.fail(f"{expects}, but got {got} before {words[0]}.", number)
         if len(words) != d:
-            self.fail(
-                f"table row {row} has {len(words)} numbers, expected d == {d} "
-                f"(from {header}).",
-                number,
-            )
+            expected = f"expected d == {d} (from {header})"
+            self.fail(f"table row {row} has {len(words)} numbers, {expected}.", number)
         values = [float(w) if is_number(w) else w for w in words]
         for column, value in enumerate(values):
             if isinstance(value, str) or not math.isfinite(value):
                 finite = "" if isinstance(value, str) else "finite "
-                where = f"table row {row}, column {column} == {excerpt(words[column])}"
+                where = f"table row {row}, column {column} == {_excerpt(words[column])}"
                 self.fail(f"{where}, must be a {finite}number.", number)
         return values
 
@@ -233,19 +197,24 @@ class _Interpreter:
             self.check(check_token_ids, ids, self.table.shape[0], name="id")
         self.tokens, self.tokens_line = ids, self.number
 
+    def _query(self, args, min_value=0):
+        """The query's integer arguments, once there is a table."""
+        values = self._int_args(args, min_value)
+        if self.table is None:
+            before = f"expected a TABLE command before it ({_USAGE['TABLE']})"
+            self.fail(f"{self.command} needs a table; {before}.")
+        return values
+
     def _lookup(self, args):
-        (token_id,) = self._int_args(args, None)
-        self._need_table()
+        (token_id,) = self._query(args, None)
         return format_numbers(self._row_of(token_id, "token_id"))
 
     def _posenc(self, args):
-        (pos,) = self._int_args(args, 0)
-        self._need_table()
+        (pos,) = self._query(args)
         return format_numbers(self._encoding(pos))
 
     def _add(self, args):
-        (pos,) = self._int_args(args, 0)
-        self._need_table()
+        (pos,) = self._query(args)
         if self.tokens is None:
             self.fail("ADD needs the tokens; expected a TOKENS command before it.")
         n = len(self.tokens)
@@ -255,26 +224,15 @@ class _Interpreter:
         return format_numbers(row + self._encoding(pos))  # (d,)
 
     def _sim(self, args):
-        p, q = self._int_args(args, 0)
-        self._need_table()
+        p, q = self._query(args)
         return format_number(float(self._encoding(p) @ self._encoding(q)))
-
-    # -- checks and calls ----------------------------------------------------
-
-    def _need_table(self):
-        if self.table is None:
-            self.fail(
-                f"{self.command} needs a table; expected a TABLE command before it "
-                f"({_USAGE['TABLE']})."
-            )
 
     def _row_of(self, token_id, name):
         """``lookup(table, token_id)`` after checking the id against the table."""
         vocab_size, d = self.table.shape
         what = f"vocab_size ({vocab_size}, TABLE on line {self.table_line})"
         token_id = self.check(check_index, token_id, name, vocab_size, what=what)
-        call = f"lookup(table, {token_id})"
-        return self._call("lookup", (self.table, token_id), call, d)
+        return self._call("lookup", (self.table, token_id), d)
 
     def _encoding(self, pos):
         """``pos_encoding(pos, d)`` after checking that the width is even."""
@@ -282,13 +240,14 @@ class _Interpreter:
         try:
             check_d_model(d, name="d")
         except ValueError as exc:
+            where = f"The width d comes from TABLE on line {self.table_line}"
             self.fail(
-                f"{self.command}: {exc} The width d comes from TABLE on line "
-                f"{self.table_line}; positional encodings need an even width."
+                f"{self.command}: {exc} {where}; positional encodings need an "
+                "even width."
             )
-        return self._call("pos_encoding", (pos, d), f"pos_encoding({pos}, {d})", d)
+        return self._call("pos_encoding", (pos, d), d)
 
-    def _call(self, name, args, call, d):
+    def _call(self, name, args, d):
         """``name(*args)``, checked to return d finite numbers in time."""
         report = self.ask(name, args)
         print(report.get("printed", ""), end="", flush=True)  # what the call printed
@@ -296,13 +255,18 @@ class _Interpreter:
         if failed is None:
             return array  # (d,)
         kind, detail = failed
-        said = {"error": "raised {}", "ended": "ended the process running it ({})",
-                "timeout": "gave {}", "answer": "returned {}"}[kind]  # fmt: skip
         detail = _explain(detail) if kind == "error" else detail
-        self.fail(f"{self.command}: {call} {said.format(detail)}; expected {d} "
-                  f"numbers, shape ({d},).")  # fmt: skip
+        call = f"{name}({'table' if name == 'lookup' else args[0]}, {args[1]})"
+        said = f"{call} {_SAID[kind].format(detail)}"
+        self.fail(f"{self.command}: {said}; expected {d} numbers, shape ({d},).")
 
 
+_SAID = {  # how a call that did not answer is told
+    "error": "raised {}",
+    "ended": "ended the process running it ({})",
+    "timeout": "gave {}",
+    "answer": "returned {}",
+}
 _LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
 
 
@@ -318,36 +282,6 @@ def interpret(text, guard=None, names=()):
     yield from _Interpreter(ask).run(text)
 
 
-def iter_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
-    """Like :func:`run_commands`, but yield the printed lines one by one.
-
-    Examples
-    --------
-    >>> list(iter_commands("TABLE 1 2\\n0 0\\nPOSENC 0"))
-    ['0.0000 1.0000']
-    """
-    _check_arguments(text, time_limit, lookup=lookup, pos_encoding=pos_encoding)
-    yours = {"lookup": lookup, "pos_encoding": pos_encoding}
-    yours = {name: function for name, function in yours.items() if function}
-    # the child starts at the first call; the table reaches it read-only
-    with Guard(serve_calls(yours, read_only=True), time_limit) as guard:
-        yield from interpret(text, guard, yours)
-
-
-def _check_arguments(text, time_limit, **functions):
-    """A TypeError or ValueError naming the argument of :func:`run_commands`
-    that is wrong."""
-    if not isinstance(text, str):
-        raise TypeError(f"text == {describe(text)}, must be a str: the script.")
-    if len(text) > MAX_SCRIPT_CHARS:
-        raise ValueError(f"text has {len(text)} characters, more than the "
-                         f"{MAX_SCRIPT_CHARS} (8 MiB) a script may hold.")  # fmt: skip
-    for name, function in functions.items():
-        if function is not None:
-            check_callable(function, name)
-    check_time_limit(time_limit)
-
-
 def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     """Run a command script and return what it prints.
 
@@ -356,9 +290,8 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     text : str
         The script, one command per line (see the module docstring).
     lookup, pos_encoding : callable, optional
-        ``lookup(table, token_id)`` (``table``: read-only, float64, shape
-        (vocab_size, d)) and ``pos_encoding(pos, d)``, each returning d numbers;
-        default: the library's :func:`posenc_lib.lookup`, :func:`posenc_lib.pos_encoding`.
+        ``lookup(table, token_id)`` (``table`` read-only, (vocab_size, d)) and
+        ``pos_encoding(pos, d)``, each returning d numbers; default the library's.
     time_limit : float, optional
         Seconds each call of yours may take, default 5.
 
@@ -370,12 +303,10 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     Raises
     ------
     TypeError, ValueError
-        For a ``text`` that is not a str or longer than 8 MiB, a function that
-        is not callable, a bad ``time_limit``.
+        For a bad argument (``text`` longer than 8 MiB, say).
     CommandError
         At the first bad line (``line N: ...``), including a call of yours that
-        raises (anything), ends the process, runs past the time limit or
-        returns the wrong shape; ``.output`` holds the lines printed before it.
+        fails in any way; ``.output`` holds the lines printed before it.
 
     Examples
     --------
@@ -386,13 +317,20 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     ...
     posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
     """  # noqa: E501
+    if not isinstance(text, str):
+        raise TypeError(f"text == {describe(text)}, must be a str: the script.")
+    if len(text) > MAX_SCRIPT_CHARS:
+        most = f"more than the {MAX_SCRIPT_CHARS} (8 MiB) a script may hold"
+        raise ValueError(f"text has {len(text)} characters, {most}.")
+    yours = {"lookup": lookup, "pos_encoding": pos_encoding}
+    yours = {name: check_callable(f, name) for name, f in yours.items() if f}
     output = []
-    try:
-        for line in iter_commands(
-            text, lookup=lookup, pos_encoding=pos_encoding, time_limit=time_limit
-        ):
-            output.append(line)
-    except CommandError as exc:
-        exc.output = output
-        raise
+    # the child starts at the first call; the table reaches it read-only
+    with Guard(serve_calls(yours, read_only=True), time_limit) as guard:
+        try:
+            for line in interpret(text, guard, yours):
+                output.append(line)
+        except CommandError as exc:
+            exc.output = output
+            raise
     return "\n".join(output)

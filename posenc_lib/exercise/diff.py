@@ -1,15 +1,13 @@
 """Your output beside the reference's, line by line, the first difference marked.
 
-The exercise's command scripts print one line per query. To see whether your
-``lookup`` and ``pos_encoding`` print what the library's do, run the script
-twice and compare the two outputs with :func:`compare_outputs`: it pairs the
-lines up by number, marks every line that differs, and points at the first
-one, down to the first number that differs in it. It compares the text as
-printed, to 4 decimals (the checkers compare numbers within 1e-6): a line
-whose numbers are the reference's rounded to fewer decimals is named so.
+Run a command script twice, with your functions and with the library's:
+:func:`compare_outputs` marks every line that differs and points at the first,
+down to its first differing number. It compares the text as printed, to 4
+decimals (the checkers compare numbers within 1e-6).
 """
 
 import html
+import itertools
 from dataclasses import dataclass
 
 from ..formatting import is_number
@@ -18,8 +16,12 @@ from ..validation import describe
 __all__ = ["OutputComparison", "compare_outputs"]
 
 _MISSING = "(no line)"
-_HIGHLIGHT = "#ffcdd2"  # the first differing line
-_DIFFERS = "#fff3e0"  # later differing lines
+#: how a line is marked, as text and as HTML: the first that differs, a later one
+_MARKS = {
+    "first": (">>", "&#9654;", " style='background: #ffcdd2; font-weight: bold'"),
+    "later": ("!=", "&ne;", " style='background: #fff3e0'"),
+    "": ("", "", ""),
+}
 
 
 @dataclass(frozen=True, repr=False)
@@ -36,8 +38,7 @@ class OutputComparison:
 
     Examples
     --------
-    >>> comparison = compare_outputs("1.0000\\n2.0000", "1.0000\\n2.5000")
-    >>> comparison
+    >>> compare_outputs("1.0000\\n2.0000", "1.0000\\n2.5000")
     OutputComparison(same=False, first=2)
     """
 
@@ -51,34 +52,39 @@ class OutputComparison:
 
     def summary(self):
         """One sentence: identical, or where the first difference is."""
+        n = len(self.rows)
         if self.same:
-            n = len(self.rows)
             return f"Same output, as printed to 4 decimals: all {n} lines agree."
         mine, reference = self.rows[self.first - 1]
-        differing = sum(a != b for a, b in self.rows)
         where = _first_word(mine, reference) + _rounded(mine, reference)
-        return (
-            f"{differing} of {len(self.rows)} lines differ; the first is line "
-            f"{self.first}{where}."
-        )
+        differing = f"{sum(a != b for a, b in self.rows)} of {n} lines differ"
+        return f"{differing}; the first is line {self.first}{where}."
 
     def __repr__(self):
         return f"OutputComparison(same={self.same}, first={self.first})"
 
-    def __str__(self):
-        width = max([len("yours")] + [len(_text(mine)) for mine, _ in self.rows])
-        lines = [self.summary(), f"{'':6}{'yours':{width}}  reference"]
+    def _marked(self):
+        """``(mark, number, mine, reference)`` of each line, as text (a key of
+        :data:`_MARKS`, then the line number and the two lines)."""
         for number, (mine, reference) in enumerate(self.rows, start=1):
-            mark = ">>" if number == self.first else "!=" if mine != reference else ""
-            lines.append(
-                f"{mark:2} {number:2} {_text(mine):{width}}  {_text(reference)}"
-            )
+            mark = "first" if number == self.first else "later" * (mine != reference)
+            yield mark, number, _text(mine), _text(reference)
+
+    def __str__(self):
+        width = max([len("yours")] + [len(mine) for _, _, mine, _ in self._marked()])
+        lines = [self.summary(), f"{'':6}{'yours':{width}}  reference"]
+        for mark, number, mine, reference in self._marked():
+            text = _MARKS[mark][0]
+            lines.append(f"{text:2} {number:2} {mine:{width}}  {reference}")
         return "\n".join(lines)
 
     def _repr_html_(self):
+        cell = "<td style='text-align: left'>{}</td>"
         cells = "".join(
-            _html_row(number, mine, reference, self.first)
-            for number, (mine, reference) in enumerate(self.rows, start=1)
+            f"<tr{_MARKS[mark][2]}><td style='white-space: nowrap'>{_MARKS[mark][1]} "
+            f"{number}</td>{cell.format(html.escape(mine))}"
+            f"{cell.format(html.escape(reference))}</tr>"
+            for mark, number, mine, reference in self._marked()
         )
         colour = "#2e7d32" if self.same else "#c62828"
         return (
@@ -120,21 +126,6 @@ def _rounded(mine, reference):
     return ""
 
 
-def _html_row(number, mine, reference, first):
-    """One ``<tr>``: highlighted if it is the first difference, tinted if later."""
-    style = ""
-    if number == first:
-        style = f" style='background: {_HIGHLIGHT}; font-weight: bold'"
-    elif mine != reference:
-        style = f" style='background: {_DIFFERS}'"
-    mark = "&#9654;" if number == first else "&ne;" if mine != reference else ""
-    return (
-        f"<tr{style}><td style='white-space: nowrap'>{mark} {number}</td>"
-        f"<td style='text-align: left'>{html.escape(_text(mine))}</td>"
-        f"<td style='text-align: left'>{html.escape(_text(reference))}</td></tr>"
-    )
-
-
 def _lines(value, name):
     """``value`` as a list of lines, stripped of trailing spaces; or a TypeError."""
     if isinstance(value, str):
@@ -153,19 +144,15 @@ def compare_outputs(mine, reference):
     Parameters
     ----------
     mine : str or list of str
-        Your output, e.g. ``run_commands(script, lookup=lookup,
-        pos_encoding=pos_encoding)``.
+        Your output, e.g. ``run_commands(script, lookup=lookup)``.
     reference : str or list of str
-        The reference output, e.g. ``run_commands(script)`` (the library's
-        functions).
+        The reference output, e.g. ``run_commands(script)``.
 
     Returns
     -------
     OutputComparison
-        ``.same``, ``.first`` (1-based line number or None) and ``.rows``;
-        ``print()`` it for a text table, or let a notebook show it as HTML with
-        the first differing line highlighted. Trailing spaces and a final
-        newline are ignored; nothing else is.
+        ``print()`` it for a text table, or let a notebook show it as HTML.
+        Trailing spaces and a final newline are ignored; nothing else is.
 
     Raises
     ------
@@ -183,13 +170,6 @@ def compare_outputs(mine, reference):
     True
     """  # noqa: E501
     mine, reference = _lines(mine, "mine"), _lines(reference, "reference")
-    n = max(len(mine), len(reference))
-    rows = tuple(
-        (
-            mine[i] if i < len(mine) else None,
-            reference[i] if i < len(reference) else None,
-        )
-        for i in range(n)
-    )
+    rows = tuple(itertools.zip_longest(mine, reference))
     first = next((i + 1 for i, (a, b) in enumerate(rows) if a != b), None)
     return OutputComparison(rows, first)

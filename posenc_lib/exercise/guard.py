@@ -1,26 +1,23 @@
 """Run a learner's code in a child process: a time limit, and nothing escapes.
 
 Threat model: in a learner's own session (the checkers, ``run_commands``,
-``posenc run --solution``) this guards against *accidents*: an endless loop, an
-exception of any kind, ``sys.exit()`` or ``os._exit()``, ``input()``, huge output,
-a fork, a module named like a standard one (``numpy.py``) in the working folder.
-Not against a learner attacking their own kernel, which any cell can do: the
-class grader boxes each kernel for that (``posenc_tools.grading.box``) and copies
-this module into the box, so it imports the standard library only.
+``posenc run --solution``) this guards against *accidents*: an endless loop, any
+exception, ``sys.exit()`` or ``os._exit()``, ``input()``, huge output, a fork, a
+module named like a standard one (``numpy.py``) in the working folder. Not
+against a learner attacking their own kernel, which any cell can do: the class
+grader boxes each kernel for that and copies this module into the box, so it
+imports the standard library only.
 
-:class:`Guard` forks a child once and sends it requests; the child answers each
-with ``serve(request, note)`` (a dict of plain data) and what it printed. The
-child drops ``''`` and the working folder from ``sys.path``; runs in a process
-group of its own, killed as a whole when a request runs past the time limit,
-when the guard is closed and (Linux, ``PR_SET_PDEATHSIG``) when the parent dies
-(the command line turns SIGTERM and SIGHUP into a close); reads standard input
-from /dev/null, so ``input()`` raises EOFError; writes standard output and error
-into a capture file at the fd level (``os.write(1, ...)`` too), at most
-:data:`FILE_LIMIT` bytes; and answers on one pipe, itself only: a copy forked by
-the learner's code ends silently where it would answer. The time limit runs
-from each ``note(...)`` of the child, sent just before learner code runs, so
-only the learner's code is timed. Without ``os.fork`` (Windows) a request is
-served in this process, with no time limit.
+:class:`Guard` forks a child once; the child answers each request with
+``serve(request, note)`` (plain data) and what it printed. The child drops
+``''`` and the working folder from ``sys.path``; runs in its own process group,
+killed as a whole past the time limit, when the guard is closed and (Linux) when
+the parent dies; reads standard input from /dev/null (``input()`` raises
+EOFError); writes standard output and error, at the fd level, into a capture
+file of at most :data:`FILE_LIMIT` bytes; and answers on one pipe, itself only
+(a copy forked by the learner's code ends silently). The time limit runs from
+each ``note(...)``, sent just before learner code runs. Without ``os.fork``
+(Windows) a request is served in this process, with no time limit.
 """
 
 import builtins
@@ -63,8 +60,8 @@ class Guard:
     Parameters
     ----------
     serve : callable
-        ``serve(request, note)`` runs in the child and returns a dict of plain
-        data; it calls ``note(data)`` (a dict) just before learner code runs.
+        ``serve(request, note)``, run in the child, returns a dict of plain data;
+        it calls ``note(data)`` just before learner code runs.
     time_limit : float, optional
         Seconds from each note; default :data:`TIME_LIMIT`.
 

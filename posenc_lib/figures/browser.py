@@ -24,9 +24,6 @@ key           value
               whole turns (:func:`circle_title`)
 ============  ==============================================================
 
-Compact, because a static page holds one view per width (the module turns them
-back into the printed strings).
-
 A ``d_model`` step in a live kernel asks Python for a new view (the widget
 observes ``d_model``); a static page carries the view of every width the
 slider reaches in ``views``. :func:`static_html` writes a widget as such a
@@ -40,13 +37,14 @@ import json
 from pathlib import Path
 
 import anywidget
+import matplotlib as mpl
 import numpy as np
 import traitlets
 
 from ..formatting import format_number
 from ..positional import frequencies, sinusoidal_positions
 from ..properties import offset_similarity
-from ..validation import check_d_model, check_integer, check_positive
+from ..validation import check_d_model, check_instance, check_integer, check_positive
 from .style import PE_CMAP
 
 __all__ = [
@@ -101,15 +99,7 @@ def circle_title(offset, omega):
 
 
 def _check_width(d_model, max_d_model):
-    """``d_model`` checked, and within the slider's reach ``max_d_model``.
-
-    >>> _check_width(8, 64)
-    8
-    >>> _check_width(70, 64)
-    Traceback (most recent call last):
-    ...
-    ValueError: d_model == 70, must be an even integer in [2, 64] (max_d_model == 64).
-    """
+    """``d_model`` checked, and within the slider's reach ``max_d_model``."""
     d_model = check_d_model(d_model)
     if d_model > max_d_model:
         raise ValueError(
@@ -134,11 +124,6 @@ def table_pairs(n_pairs, most=8):
     if n_pairs <= most:
         return list(range(n_pairs))
     return list(range(most - 2)) + [None, n_pairs - 2, n_pairs - 1]
-
-
-def _tenths_of_a_thousandth(value):
-    """``format_number(value)`` as an integer count of 1e-4 (``-0.99`` -> -9900)."""
-    return int(format_number(value).replace(".", ""))
 
 
 def width_view(d_model, n_positions, max_offset=None):
@@ -169,9 +154,11 @@ def width_view(d_model, n_positions, max_offset=None):
     omega = frequencies(d_model)  # (d_model // 2,)
     listed = [i for i in table_pairs(d_model // 2) if i is not None]
     angles = np.arange(n_positions)[:, None] * omega[listed]  # (n_positions, <= 8)
+    # each PE[pos, k] to 4 decimals, as an integer count of 1e-4: -0.9900 -> -9900
+    pe = [[int(format_number(x).replace(".", "")) for x in row] for row in table]
     view = {
         "d_model": int(d_model),
-        "pe": [[_tenths_of_a_thousandth(x) for x in row] for row in table.tolist()],
+        "pe": pe,
         "freq": [f"{w:.4g}" for w in omega],
         "omega": [float(w) for w in omega],
         "angle": [[f"{a:.4g}" for a in row] for row in angles.tolist()],
@@ -193,8 +180,6 @@ def colour_map(n_colours=64):
     >>> colour_map(3)
     ['#053061', '#f7f7f7', '#67001f']
     """
-    import matplotlib as mpl
-
     n_colours = check_integer(n_colours, "n_colours", min_value=2)
     cmap = mpl.colormaps[PE_CMAP].resampled(n_colours)
     return [mpl.colors.to_hex(cmap(i)) for i in range(n_colours)]
@@ -203,7 +188,7 @@ def colour_map(n_colours=64):
 class BrowserWidget(anywidget.AnyWidget):
     """What the explorers share: the module, the state, and a view per width.
 
-    Subclasses set ``kind`` and the limits, and call :meth:`_show_width`.
+    Subclasses set ``kind`` and the limits; ``_view(d_model)`` is one width's view.
     """
 
     _esm = STATIC / "explorer.js"
@@ -219,20 +204,14 @@ class BrowserWidget(anywidget.AnyWidget):
 
     def __init__(self, **state):
         super().__init__(cmap=colour_map(), **state)
-        self._show_width()
+        self._width_changed()
         self.observe(self._width_changed, names="d_model")
 
-    def _n_positions(self):
-        return self.max_pos + 1
-
     def _view(self, d_model):
-        return width_view(d_model, self._n_positions())
+        return width_view(d_model, self.max_pos + 1)
 
-    def _show_width(self):
+    def _width_changed(self, change=None):
         self.view = self._view(self.d_model)
-
-    def _width_changed(self, change):
-        self._show_width()
 
     def drawn_row(self):
         """``PE[pos]`` as the widget draws it now (its state), ``(d_model,)``."""
@@ -256,11 +235,8 @@ def static_html(widget):
     The fragment holds :meth:`BrowserWidget.static_state` as JSON; the script of
     :func:`page_assets` draws it with the same module as JupyterLab.
     """
-    if not isinstance(widget, BrowserWidget):
-        raise TypeError(
-            f"widget == {widget!r:.40}, must be one of the course's explorers "
-            "(PositionExplorer, PairCircleExplorer or Explorer)."
-        )
+    what = "a course explorer: PositionExplorer, PairCircleExplorer or Explorer"
+    check_instance(widget, "widget", BrowserWidget, what=what)
     state = json.dumps(widget.static_state(), separators=(",", ":"))
     state = state.replace("</", "<\\/")  # never ends the script element early
     return (

@@ -1,35 +1,18 @@
 """Text alternatives for the course's figures: what each picture shows, in words.
 
-Every stored figure carries an ``alt`` text in its output's metadata
-(``{"image/png": {"alt": ...}}``), which the site's and the slides' templates
-write into the ``<img>`` tag, so a screen reader says what the figure shows.
-
-- :func:`describe_figure`: a helper (or a chapter cell that draws a figure
-  itself) states what the figure shows.
-- :func:`figure_description`: that statement, followed by what the figure
-  itself names: its title, each panel's title, axis labels and legend entries.
-  A figure nobody described is still described by its own labels.
-- :func:`install_alt_text`: ``setup_notebook`` calls it inside IPython; the
-  inline backend's PNG formatter then returns ``(png, {"alt": text})``, which
-  IPython stores as the output's metadata. The PNG bytes do not change.
-
-This module imports matplotlib; ``import posenc_lib`` never imports it.
+Every stored figure carries an ``alt`` text in its output's metadata, which the
+site's and the slides' templates write into the ``<img>`` tag for screen
+readers: what :func:`describe_figure` recorded, then what the figure names
+(:func:`figure_description`), stored by :func:`install_alt_text`.
 """
 
 from matplotlib.figure import Figure
 
 from ..validation import check_instance
 
-__all__ = [
-    "ALT_ATTRIBUTE",
-    "check_figure",
-    "describe_figure",
-    "figure_description",
-    "install_alt_text",
-]
+__all__ = ["check_figure", "describe_figure", "figure_description", "install_alt_text"]
 
-#: The figure attribute :func:`describe_figure` sets.
-ALT_ATTRIBUTE = "posenc_description"
+_ALT = "posenc_description"  # the figure attribute describe_figure sets
 
 
 def check_figure(figure):
@@ -48,15 +31,14 @@ def check_figure(figure):
 def describe_figure(figure, text):
     """Say what ``figure`` shows, in one or two sentences; returns ``figure``.
 
-    Each call adds its sentence (once): a helper drawing one panel of a
-    figure describes its panel, and the figure's text lists them in order.
+    Each call adds its sentence (once), so each panel's helper can describe it.
 
     Parameters
     ----------
     figure : matplotlib.figure.Figure
     text : str
         A non-empty description, e.g. ``"PE as a heatmap: 50 positions by 64
-        columns; fast stripes on the left, slow on the right."``
+        columns."``
 
     Raises
     ------
@@ -74,42 +56,32 @@ def describe_figure(figure, text):
     ValueError: text == ' ', must be a non-empty description of the figure.
     """
     check_figure(figure)
-    if not isinstance(text, str):
-        raise TypeError(f"text == {text!r}, must be a str describing the figure.")
+    check_instance(text, "text", str, what="a str describing the figure")
     if not text.strip():
         raise ValueError(
             f"text == {text!r}, must be a non-empty description of the figure."
         )
-    sentences = getattr(figure, ALT_ATTRIBUTE, [])
+    sentences = getattr(figure, _ALT, [])
     if text.strip() not in sentences:
-        setattr(figure, ALT_ATTRIBUTE, [*sentences, text.strip()])
+        setattr(figure, _ALT, [*sentences, text.strip()])
     return figure
 
 
 def _axes_words(ax):
     """What one panel names: title; x and y labels; legend entries."""
     words = [ax.get_title()] if ax.get_title() else []
-    for axis, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel())):
-        if label:
-            words.append(f"{axis}: {label}")
+    labels = {"x": ax.get_xlabel(), "y": ax.get_ylabel()}
+    words += [f"{axis}: {label}" for axis, label in labels.items() if label]
     legend = ax.get_legend()
-    if legend is not None:
-        entries = [t.get_text() for t in legend.get_texts() if t.get_text()]
-        if entries:
-            words.append("legend: " + ", ".join(entries))
+    entries = [t.get_text() for t in legend.get_texts()] if legend else []
+    if any(entries):
+        words.append("legend: " + ", ".join(e for e in entries if e))
     return "; ".join(words)
 
 
-def _suptitle(figure):
-    """The figure's suptitle, or "" (``Figure.get_suptitle`` is matplotlib >= 3.8)."""
-    if hasattr(figure, "get_suptitle"):
-        return figure.get_suptitle()
-    title = getattr(figure, "_suptitle", None)  # matplotlib 3.7
-    return title.get_text() if title is not None else ""
-
-
 def figure_description(figure):
-    """The text alternative of ``figure``: its description, then its labels.
+    """The text alternative of ``figure``: its description, then its titles, axis
+    labels and legend entries.
 
     Parameters
     ----------
@@ -118,8 +90,7 @@ def figure_description(figure):
     Returns
     -------
     str
-        Never empty: a figure without description or labels is called
-        ``"A figure without labels."``
+        Never empty: ``"A figure without labels."`` if there is nothing to say.
 
     Examples
     --------
@@ -132,10 +103,10 @@ def figure_description(figure):
     >>> figure_description(describe_figure(figure, "One position's bars."))
     "One position's bars. Panel: PE[3]; x: column k; y: value."
     """
-    parts = list(getattr(check_figure(figure), ALT_ATTRIBUTE, []))
-    title = _suptitle(figure)
-    if title:
-        parts.append(f"Title: {title}.")
+    parts = list(getattr(check_figure(figure), _ALT, []))
+    suptitle = getattr(figure, "_suptitle", None)  # get_suptitle: matplotlib >= 3.8
+    if suptitle is not None and suptitle.get_text():
+        parts.append(f"Title: {suptitle.get_text()}.")
     panels = [words for words in map(_axes_words, figure.axes) if words]
     entries = [t.get_text() for lg in figure.legends for t in lg.get_texts()]
     if any(entries):
@@ -147,10 +118,8 @@ def figure_description(figure):
 
 
 def install_alt_text(shell):
-    """Make ``shell``'s PNG formatter attach :func:`figure_description` as ``alt``.
-
-    Wraps the formatter the inline backend registered for ``Figure`` (call it
-    after the backend is configured); calling it again wraps only once.
+    """Make ``shell``'s PNG formatter attach :func:`figure_description` as ``alt``
+    (after the inline backend is configured; calling it again wraps only once).
 
     Parameters
     ----------
@@ -169,9 +138,7 @@ def install_alt_text(shell):
 
     def png_with_alt(figure):
         png = draw(figure)
-        if png is None:
-            return None
-        return png, {"alt": figure_description(figure)}
+        return None if png is None else (png, {"alt": figure_description(figure)})
 
     png_with_alt.__wrapped__ = draw
     formatter.for_type(Figure, png_with_alt)

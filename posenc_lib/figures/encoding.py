@@ -1,12 +1,7 @@
 """Figures of the encoding itself (chapter 02): the table, its columns, its wavelengths.
 
-Each function draws the data you pass (computed visibly in the notebook cell, e.g.
-``table = sinusoidal_positions(range(64), 32)``) on an ``ax`` you pass (or a new
-figure), and returns the Axes, so tests can check the numbers behind a picture
-instead of its pixels: ``ax.images[0].get_array()``,
-``[bar.get_height() for bar in ax.patches]``, ``ax.lines[0].get_ydata()``.
-
-This module imports matplotlib; ``import posenc_lib`` never imports it.
+Each draws the data the cell computed on ``ax`` (or a new figure) and returns the
+Axes, whose numbers tests check (``ax.images[0].get_array()``).
 """
 
 import numpy as np
@@ -15,48 +10,31 @@ from ..positional import frequencies
 from ..validation import (
     check_array,
     check_index,
-    check_integer,
     check_positive,
     check_sequence,
     check_table,
 )
 from .describe import describe_figure
-from .style import _check_rows, heatmap, new_axes
+from .style import heatmap, new_axes
 
-__all__ = [
-    "plot_encoding_bars",
-    "plot_encoding_heatmap",
-    "plot_wavelengths",
-    "plot_waves",
-]
-
-_SIN_COLOUR, _COS_COLOUR = "tab:blue", "tab:orange"
-
+__all__ = ["plot_encoding_heatmap", "plot_wavelengths", "plot_waves"]
 
 _TABLE = "(n_positions, d_model), one row per position"
 
 
-def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
+def plot_encoding_heatmap(table, *, ax=None):
     """Draw a table of encodings as a heatmap: rows are positions, columns are k.
 
     Parameters
     ----------
     table : array_like of shape (n_positions, d_model)
         Finite numbers, e.g. ``sinusoidal_positions(range(64), 32)``.
-    positions : array_like of int, shape (n_positions,), optional
-        The position of each row, increasing in equal steps;
-        ``0 .. n_positions - 1`` by default.
     ax : matplotlib Axes, optional
-        Where to draw; a new figure by default.
-    mark_pos : int, optional
-        Draw a horizontal line through this position's row (one of
-        ``positions``).
 
     Returns
     -------
     matplotlib.axes.Axes
-        ``ax.images[0].get_array()`` is ``table``, position 0 at the top; the
-        image has a colour bar (``ax.images[0].colorbar``).
+        ``ax.images[0].get_array()`` is ``table``, with a colour bar.
 
     Examples
     --------
@@ -69,48 +47,23 @@ def plot_encoding_heatmap(table, *, positions=None, ax=None, mark_pos=None):
     [9.5, -0.5]
     """
     table = check_table(table, what=_TABLE)  # (n_positions, d_model)
-    positions = _check_rows(positions, len(table), "positions")  # (n_positions,)
-    mark_pos = _check_mark(mark_pos, positions, len(table))
     ax = new_axes(ax)
-    image = heatmap(ax, table, rows=positions)
+    image = heatmap(ax, table)
     ax.figure.colorbar(image, ax=ax, label="PE[pos, k]")
-    d_model = table.shape[1]
+    n_positions, d_model = table.shape
     ax.set(xlabel="column k", ylabel="position pos", title=f"PE, d_model = {d_model}")
-    n_positions = table.shape[0]
-    text = (
+    describe_figure(
+        ax.figure,
         f"Heatmap of the encoding table: {n_positions} positions (rows, 0 at the "
         f"top) by {d_model} columns, blue -1 to red +1; the left columns change "
-        "fast from row to row, the right ones slowly."
+        "fast from row to row, the right ones slowly.",
     )
-    if mark_pos is not None:
-        ax.axhline(mark_pos, color="black", linewidth=1.5)
-        text += f" A black line marks position {mark_pos}."
-    describe_figure(ax.figure, text)
     return ax
 
 
-def _check_mark(mark_pos, positions, n_positions):
-    """``mark_pos`` as an int that is the position of a row, or None."""
-    if mark_pos is None:
-        return None
-    if positions is None:
-        return check_index(mark_pos, "mark_pos", n_positions, what="n_positions")
-    mark_pos = check_integer(mark_pos, "mark_pos")
-    if mark_pos not in positions:
-        first, last = positions[0], positions[-1]
-        step = f" in steps of {positions[1] - first}" if len(positions) > 1 else ""
-        raise ValueError(
-            f"mark_pos == {mark_pos}, must be one of positions: {first} to "
-            f"{last}{step}."
-        )
-    return mark_pos
-
-
 def plot_waves(table, columns, *, base=10000.0, ax=None):
-    """Columns of a table of encodings against position: dots on the waves.
-
-    The encoding exists only at integer positions (the dots); the faint line is
-    the continuous sine or cosine through them.
+    """Columns of a table of encodings against position: dots (integer positions)
+    on the continuous waves.
 
     Parameters
     ----------
@@ -125,8 +78,8 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     Returns
     -------
     matplotlib.axes.Axes
-        For column ``columns[i]``, ``ax.lines[2 * i]`` is the continuous wave and
-        ``ax.lines[2 * i + 1]`` the dots, whose y data is ``table[:, columns[i]]``.
+        ``ax.lines[2 * i]`` is the wave of ``columns[i]``, ``ax.lines[2 * i + 1]``
+        its dots.
 
     Examples
     --------
@@ -141,8 +94,8 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
     omega = frequencies(d_model, base)  # (d_model // 2,)
     check_sequence(columns, "columns", what="a sequence of column indices")
     columns = [
-        check_index(k, f"columns[{number}]", d_model, what="d_model")
-        for number, k in enumerate(columns)
+        check_index(k, f"columns[{i}]", d_model, what="d_model")
+        for i, k in enumerate(columns)
     ]
     fine = np.linspace(0, n_positions - 1, 20 * n_positions)  # continuous positions
     ax = new_axes(ax, figsize=(7, 3))
@@ -152,8 +105,8 @@ def plot_waves(table, columns, *, base=10000.0, ax=None):
         colour = f"C{number % 10}"
         ax.plot(fine, wave(fine * omega[k // 2]), color=colour, alpha=0.5, lw=1)
         marker = "s" if k % 2 else "o"  # cos squares, sin dots: not colour alone
-        ax.plot(np.arange(n_positions), table[:, k], marker, color=colour, ms=3.5,
-                label=label)  # fmt: skip
+        dots = {"color": colour, "ms": 3.5, "label": label}
+        ax.plot(np.arange(n_positions), table[:, k], marker, **dots)
     ax.set(xlabel="position pos", ylabel="PE[pos, k]", ylim=(-1.15, 1.15))
     ax.set_title(f"Columns of PE against position (d_model = {d_model})")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -172,9 +125,8 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     Parameters
     ----------
     wavelengths : array_like of shape (d_model // 2,)
-        Finite numbers > 0, e.g. ``posenc_lib.wavelengths(d_model)``.
+        Numbers > 0, e.g. ``posenc_lib.wavelengths(d_model)``.
     base : float, default 10000.0
-        Where to draw the upper reference line, ``base * 2 * pi``.
     ax : matplotlib Axes, optional
 
     Returns
@@ -189,10 +141,8 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     >>> ax.get_yscale(), ax.lines[0].get_xdata().tolist()
     ('log', [0, 1, 2, 3])
     """
-    what = "(d_model // 2,), one per pair"
-    wavelengths = check_array(
-        wavelengths, "wavelengths", ndim=1, what=what, positive=True
-    )
+    one_per_pair = {"ndim": 1, "what": "(d_model // 2,), one per pair"}
+    wavelengths = check_array(wavelengths, "wavelengths", positive=True, **one_per_pair)
     base = check_positive(base, "base")
     pairs = np.arange(len(wavelengths))  # (d_model // 2,)
     ax = new_axes(ax)
@@ -200,67 +150,13 @@ def plot_wavelengths(wavelengths, *, base=10000.0, ax=None):
     top = base * 2 * np.pi
     for value, text in [(2 * np.pi, "2π"), (top, f"{base:g}·2π")]:
         ax.axhline(value, color="grey", linestyle="--", linewidth=1)
-        ax.annotate(
-            text,
-            (pairs[-1], value),
-            xytext=(4, 3),
-            color="grey",
-            textcoords="offset points",
-            ha="right",
-            va="bottom",
-        )
-    ax.annotate(  # the longest wavelength, 2π·base^((d_model-2)/d_model)
-        f"last: {wavelengths[-1]:,.0f}",
-        (pairs[-1], wavelengths[-1]),
-        xytext=(pairs[-1], wavelengths[-1] / 60),
-        ha="center",
-        va="top",
-        arrowprops={"arrowstyle": "->", "linewidth": 0.8},
-    )
+        place = {"textcoords": "offset points", "ha": "right", "va": "bottom"}
+        ax.annotate(text, (pairs[-1], value), xytext=(4, 3), color="grey", **place)
+    last = (pairs[-1], wavelengths[-1])  # 2π·base^((d_model-2)/d_model), the longest
+    place = {"ha": "center", "va": "top", "arrowprops": {"arrowstyle": "->", "lw": 0.8}}
+    ax.annotate(f"last: {last[1]:,.0f}", last, xytext=(last[0], last[1] / 60), **place)
     ax.set_yscale("log")
     ax.set_ylim(1, top * 4)
     ax.set(xlabel="pair i = k // 2", ylabel="wavelength (positions)")
     ax.set_title(f"Wavelengths grow geometrically (d_model = {2 * len(pairs)})")
-    return ax
-
-
-def plot_encoding_bars(vector, *, ax=None, title=None):
-    """A vector as bars, sine columns (even k) and cosine columns (odd k) coloured.
-
-    Parameters
-    ----------
-    vector : array_like of shape (d_model,)
-        Finite numbers, e.g. ``pos_encoding(3, 16)``.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure by default.
-    title : str, optional
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``[bar.get_height() for bar in ax.patches]`` equals ``vector``.
-
-    Examples
-    --------
-    >>> ax = plot_encoding_bars([0.0, 1.0, 0.0, 1.0])
-    >>> [float(bar.get_height()) for bar in ax.patches]
-    [0.0, 1.0, 0.0, 1.0]
-    """
-    what = "(d_model,), one value per column"
-    vector = check_array(vector, "vector", ndim=1, what=what)  # (d_model,)
-    ax = new_axes(ax)
-    k = np.arange(len(vector))
-    colours = [_COS_COLOUR if i % 2 else _SIN_COLOUR for i in k]
-    hatches = ["//" if i % 2 else "" for i in k]  # cos hatched: not colour alone
-    ax.bar(k, vector, color=colours, hatch=hatches, edgecolor="white", width=0.8)
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set(ylabel="value", ylim=(-1.1, 1.1), title=title)
-    ax.set_xlabel("column k   (blue, plain: sin, even k;  orange, hatched: cos, odd k)")
-    values = ", ".join(f"{v:.2f}" for v in vector[:8])
-    more = ", ..." if len(vector) > 8 else ""
-    describe_figure(
-        ax.figure,
-        f"Bars of one encoding vector, {len(vector)} columns, sine and cosine "
-        f"columns alternating; values {values}{more}.",
-    )
     return ax

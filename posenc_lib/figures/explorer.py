@@ -13,11 +13,9 @@ They drive
 * the dot product ``PE[pos] · PE[pos + Δ] = Σ_i cos(Δ·ω_i)``, which depends
   on ``Δ`` only.
 
-:class:`Explorer` is an anywidget widget (:mod:`posenc_lib.figures.browser`):
-the browser draws all of it from numbers posenc_lib computed, so a ``pos``,
-``Δ`` or ``pair`` step needs no kernel; a ``d_model`` step asks Python for the
-new width's table. The same module draws it in JupyterLab, in Voila
-(``make explorer``), on the static site and in the slides.
+:class:`Explorer` is drawn in the browser from numbers posenc_lib computed
+(:mod:`posenc_lib.figures.browser`): in JupyterLab, in Voila (``make explorer``),
+on the static site and in the slides.
 
 The page fits any screen from 1024 x 768 up: the pictures are SVG that scale
 with the space left beside the numbers (never taller than the window).
@@ -164,9 +162,16 @@ class Explorer(BrowserWidget):
     numbers : object
         ``numbers.value``: the dot product lines the page shows now.
 
+    Raises
+    ------
+    TypeError, ValueError
+        If a value is not an integer in its slider's range, or ``d_model`` is odd.
+
     Examples
     --------
-    >>> app = Explorer(pos=3, d_model=4, offset=2)
+    >>> app = explorer(pos=3, d_model=4, offset=2)  # the notebooks' name for it
+    >>> app.values()
+    (3, 4, 2, 0)
     >>> app.sliders["pos"].value = 5
     >>> "PE[5] · PE[7]" in app.numbers.value
     True
@@ -209,13 +214,11 @@ class Explorer(BrowserWidget):
         pos, d_model, offset, pair = self.values()
         return f"Explorer(pos={pos}, d_model={d_model}, offset={offset}, pair={pair})"
 
-    def _n_positions(self):
-        return self.max_pos + self.max_offset + 1
-
     def _view(self, d_model):
-        return width_view(d_model, self._n_positions(), self.max_offset)
+        n_positions = self.max_pos + self.max_offset + 1  # every pos + Δ
+        return width_view(d_model, n_positions, self.max_offset)
 
-    def _width_changed(self, change):
+    def _width_changed(self, change=None):
         self.pair = min(self.pair, self.d_model // 2 - 1)
         super()._width_changed(change)
 
@@ -230,33 +233,4 @@ class Explorer(BrowserWidget):
         return f"PE[{pos}] · PE[{pos + offset}] = {sim}\n= Σᵢ cos(Δ·ωᵢ) = {sim}"
 
 
-def explorer(pos=1, d_model=8, offset=2, **limits):
-    """The lecture explorer, ready to display (the last line of a notebook cell).
-
-    Parameters
-    ----------
-    pos, d_model, offset : int
-        Starting values of the sliders ``pos``, ``d_model`` and ``Δ``.
-    **limits
-        ``max_pos``, ``max_d_model``, ``max_offset``: see :class:`Explorer`.
-
-    Returns
-    -------
-    Explorer
-
-    Raises
-    ------
-    TypeError, ValueError
-        If a value is not an integer in its slider's range, or ``d_model`` is odd.
-
-    Examples
-    --------
-    >>> app = explorer(pos=3, d_model=4, offset=0)
-    >>> app.values()
-    (3, 4, 0, 0)
-    >>> explorer(d_model=7)
-    Traceback (most recent call last):
-    ...
-    ValueError: d_model == 7, must be an even integer >= 2.
-    """
-    return Explorer(pos, d_model, offset, **limits)
+explorer = Explorer  # the notebooks' name for it

@@ -1,5 +1,5 @@
 """Chapter 04's figures of the trained look-back layer (:mod:`posenc_lib.lookback`):
-the arrays you pass, drawn; attention weights on ``WEIGHTS_CMAP``, from 0 to 1.
+the arrays you pass, drawn; attention weights in their style (:data:`.style.STYLES`).
 """
 
 from collections.abc import Mapping
@@ -10,7 +10,7 @@ import numpy as np
 from ..validation import check_array, check_instance, check_integer, check_positive
 from .describe import describe_figure
 from .properties import _check_score_panels
-from .style import WEIGHTS_CMAP
+from .style import PEAK_MARKER, _apply_style
 
 __all__ = ["attention_maps", "loss_curves"]
 
@@ -43,9 +43,10 @@ def attention_maps(panels, *, lag):
     kw = dict(layout="constrained", subplot_kw={"facecolor": "0.8"})  # masked: grey
     fig, axes = plt.subplots(1, panels, figsize=(2.6 * panels + 1, 3.3), **kw)
     for ax, (title, weight) in zip(np.atleast_1d(axes), checked, strict=True):
-        image = ax.imshow(np.where(later, np.nan, weight), WEIGHTS_CMAP, vmin=0, vmax=1)
-        ax.plot([0, n - 1 - lag], [lag, n - 1], "k--", lw=1, label=f"q = p − {lag}")
-        ax.plot(weight[rows].argmax(axis=1), rows, "o", mfc="none", mec="tab:red",
+        image = _apply_style(ax.imshow(np.where(later, np.nan, weight)), "weight")
+        diagonal = dict(lw=1, label=f"q = p − {lag}", zorder=3)  # over the rings
+        ax.plot([0, n - 1 - lag], [lag, n - 1], "k--", **diagonal)
+        ax.plot(weight[rows].argmax(axis=1), rows, **PEAK_MARKER,
                 label="largest weight of row p")  # fmt: skip
         ax.set(title=title, xlabel="key position q", ylabel="query position p")
         ax.set(xticks=range(0, n, 2), yticks=range(0, n, 2))  # whole positions

@@ -1,4 +1,4 @@
-"""Figures of chapters 03 (why sines), 04 (common mistakes) and 06 (beyond).
+"""Figures of chapters 04 (why sines), 05 (common mistakes) and 06 (beyond).
 
 Each function draws the arrays you pass, computed visibly in the notebook cell
 (``S = table @ table.T``, then ``similarity_figure(S, ...)``), and returns the
@@ -14,13 +14,14 @@ import numpy as np
 
 from ..validation import (
     check_array,
+    check_choice,
     check_integer,
     check_positions,
     check_table,
     check_tables,
 )
 from .describe import describe_figure
-from .style import heatmap
+from .style import PEAK_MARKER, heatmap
 
 # |difference| below which two tables of values in [-1, 1] agree: each entry is
 # within a few float64 ulps (1e-15) of its sine or cosine, on any CPU.
@@ -64,7 +65,9 @@ def similarity_figure(matrix, offsets, similarities):
     (20, 20)
     """
     matrix = check_table(matrix, "matrix", what="(n_positions, n_positions)")
-    offsets, similarities = _check_curve(offsets, similarities)  # (n_offsets,) each
+    offsets = check_positions(offsets, "offsets")  # (n_offsets,)
+    per_offset = {"shape": offsets.shape, "what": f"({len(offsets)},): one per offset"}
+    similarities = check_array(similarities, "similarities", **per_offset)
     half_width = float(np.max(np.diag(matrix)))  # d_model / 2 for an encoding
     if half_width <= 0:
         raise ValueError(
@@ -74,7 +77,7 @@ def similarity_figure(matrix, offsets, similarities):
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(9.0, 3.4), gridspec_kw={"width_ratios": [1, 1.4]}
     )
-    image = heatmap(left, matrix, vmax=half_width)
+    image = heatmap(left, matrix, vmax=half_width, quantity="score")
     left.set_aspect("equal")
     fig.colorbar(image, ax=left, label="PE[p] · PE[q]")
     left.set(xlabel="position q", ylabel="position p", title="PE[p] · PE[q]")
@@ -104,19 +107,6 @@ def similarity_figure(matrix, offsets, similarities):
         "Right: the dot product against the offset, highest at offset 0 and "
         "falling, with ripples, as the offset grows.",
     )
-
-
-def _check_curve(offsets, similarities):
-    """``offsets`` (non-negative integers) and ``similarities`` (finite), one each."""
-    offsets = check_positions(offsets, "offsets")  # (n_offsets,)
-    what = "(n_offsets,), one per offset"
-    similarities = check_array(similarities, "similarities", ndim=1, what=what)
-    if similarities.shape != offsets.shape:
-        raise ValueError(
-            f"similarities has shape {similarities.shape}, must be "
-            f"({len(offsets)},): one per offset."
-        )
-    return offsets, similarities
 
 
 def compare_tables(right, wrong, *, name):
@@ -188,23 +178,18 @@ def compare_tables(right, wrong, *, name):
 _SCALES = ("shared", "own")
 
 
-def _check_scale(scale):
-    if scale not in _SCALES:
-        raise ValueError(f"scale == {scale!r}, must be 'shared' or 'own'.")
-
-
 def _colour_bars(fig, axes, images, panels, *, scale, label, **kwargs):
     """One colour bar for every panel, or (``scale="own"``) each on its own scale.
 
-    ``"own"``: panel ``j``'s colours run from ``panels[j].min()`` to its max, on a
-    sequential map (no white that could be read as 0), with its own colour bar.
+    ``"own"``: panel ``j``'s colours run from ``-m`` to ``+m``, ``m`` its own
+    largest ``|score|``: the same colour map, still centred on 0, a bar each.
     """
     if scale == "shared":
         fig.colorbar(images[-1], ax=list(axes), label=label, **kwargs)
         return
     for ax, image, scores in zip(axes, images, panels, strict=True):
-        low, high = float(np.min(scores)), float(np.max(scores))
-        image.set(cmap="viridis", clim=(low, high if high > low else low + 1.0))
+        largest = float(np.abs(scores).max()) or 1.0
+        image.set_clim(-largest, largest)
         fig.colorbar(image, ax=ax, label=label, **kwargs)
 
 
@@ -221,9 +206,9 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     scale : {"shared", "own"}, default "shared"
         ``"shared"``: both panels on one colour scale, ``±`` the largest
         ``|score|``, with one colour bar (compare sizes across panels).
-        ``"own"``: each panel's colours run from its own smallest to its own
-        largest score (a sequential map, with a colour bar each), so a panel
-        whose scores vary little still shows its pattern.
+        ``"own"``: each panel on ``±`` its own largest ``|score|`` (a colour
+        bar each), so a panel of small scores still shows its pattern. Both
+        use the scores' colour map, centred on 0 (:data:`.style.STYLES`).
 
     Returns
     -------
@@ -243,17 +228,18 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     (12, 12)
     >>> fig = score_heatmaps(np.eye(3), 0.1 * np.eye(3) - 0.5, scale="own")
     >>> [float(v) for v in fig.axes[1].images[0].get_clim()]
-    [-0.5, -0.4]
+    [-0.5, 0.5]
     >>> plt.close("all")
     """
     what = "(n_positions, n_positions): query position by key position"
     added = check_table(added, "added", what=what)  # (n, n)
     rotated = check_table(rotated, "rotated", what=what)  # (n, n)
-    _check_scale(scale)
+    check_choice(scale, "scale", _SCALES)
     vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)
     images = [
-        heatmap(ax, s, vmax=vmax) for ax, s in zip(axes, (added, rotated), strict=True)
+        heatmap(ax, s, vmax=vmax, quantity="score")
+        for ax, s in zip(axes, (added, rotated), strict=True)
     ]
     for ax, title in zip(
         axes, ["add PE to the input", "rotate query and key (RoPE)"], strict=True
@@ -274,28 +260,21 @@ def _check_score_panels(panels, entries="title -> scores"):
     """``panels`` as a list of (title, square float matrix), all of one shape."""
     what = "(n_positions, n_positions): query position p by key position q"
     panels = check_tables(panels, "panels", what=what, entries=entries)
-    checked = []
-    for title, scores in panels.items():
-        scores = scores.astype(float)
-        rows, columns = scores.shape
-        first = checked[0][1].shape if checked else (rows, rows)
-        if (rows, columns) != first:
-            raise ValueError(
-                f"panels[{title!r}] has shape {scores.shape}, must be {first}"
-                " (square, and the same for every panel)."
-            )
-        checked.append((str(title), scores))
-    return checked
+    n = len(next(iter(panels.values())))  # the first panel's rows
+    same = {"shape": (n, n), "what": f"{(n, n)} (square, and the same for every panel)"}
+    return [
+        (str(title), check_table(scores, f"panels[{title!r}]", **same).astype(float))
+        for title, scores in panels.items()
+    ]
 
 
 def look_back_heatmaps(panels, *, offset, scale="shared"):
     """Attention scores by query and key position, with ``q = p - offset`` marked.
 
     One heatmap per matrix, all on one colour scale (or each on its own). A dashed
-    line runs along
-    the diagonal ``q = p - offset`` (the key ``offset`` tokens back) and a dot
-    marks the highest score of each row ``p >= offset``: when the dots sit on the
-    line, every query looks ``offset`` tokens back.
+    line runs along the diagonal ``q = p - offset`` (the key ``offset`` tokens
+    back) and a dot marks the highest score of each row ``p >= offset``: when the
+    dots sit on the line, every query looks ``offset`` tokens back.
 
     Parameters
     ----------
@@ -307,8 +286,8 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
         How far back the line is drawn, ``0 <= offset < n_positions``.
     scale : {"shared", "own"}, default "shared"
         ``"shared"``: every panel on ``±`` the largest ``|score|``, one colour
-        bar. ``"own"``: each panel from its own smallest to its own largest
-        score, with its own colour bar (as :func:`score_heatmaps`).
+        bar. ``"own"``: each panel on ``±`` its own largest ``|score|``, with
+        its own colour bar (as :func:`score_heatmaps`).
 
     Returns
     -------
@@ -339,26 +318,24 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
     checked = _check_score_panels(panels)
     n_positions = checked[0][1].shape[0]
     offset = check_integer(offset, "offset", min_value=0, max_value=n_positions - 1)
-    _check_scale(scale)
+    check_choice(scale, "scale", _SCALES)
     vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
     rows = np.arange(offset, n_positions)  # query positions with a key offset back
     fig, axes = plt.subplots(
-        1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False
-    )
-    fig.subplots_adjust(bottom=0.22, wspace=0.3)  # room for the legend below
+        1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False,
+        layout="constrained",  # the legend below, clear of the axes at any size
+    )  # fmt: skip
     images = []
     for ax, (title, scores) in zip(axes[0], checked, strict=True):
-        images.append(heatmap(ax, scores, vmax=vmax))
+        images.append(heatmap(ax, scores, vmax=vmax, quantity="score"))
         ax.set_aspect("equal")
         ax.plot(
             [0, n_positions - 1 - offset], [offset, n_positions - 1],
             color="black", linestyle="--", linewidth=1.2, label=f"q = p − {offset}",
+            zorder=3,  # over the rings: the line shows through them
         )  # fmt: skip
-        ax.plot(
-            scores[rows].argmax(axis=1), rows, "o", markersize=4.5,
-            markerfacecolor="none", markeredgecolor="black", markeredgewidth=1,
-            label="highest score of row p",
-        )  # fmt: skip
+        ax.plot(scores[rows].argmax(axis=1), rows, **PEAK_MARKER,
+                label="highest score of row p")  # fmt: skip
         ax.set(title=title, xlabel="key position q")
     axes[0, 0].set_ylabel("query position p")
     scores = [scores for _, scores in checked]
@@ -366,7 +343,7 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
         fig, axes[0], images, scores, scale=scale, label="score[p, q]", shrink=0.8
     )
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncols=2)
+    fig.legend(handles, labels, loc="outside lower center", ncols=2)
     return describe_figure(
         fig,
         f"{len(checked)} heatmap{'s' if len(checked) > 1 else ''} of attention "

@@ -1,18 +1,13 @@
-"""The sliders of chapters 02 and 03.
+"""The sliders of chapters 02 and 04, drawn in the browser.
 
-:func:`position_explorer` returns a :class:`PositionExplorer` (chapter 02), an
-anywidget widget drawn in the browser (:mod:`posenc_lib.figures.browser`, the
-same module as the lecture explorer): sliders ``pos`` and ``d_model``, the
-vector ``PE[pos]`` as bars, the heatmap of ``PE`` with the row of ``pos``
-marked, and beside it its numbers pair by pair in a table of fixed height (at
-most 9 rows, the first and last pairs of a wide model; the same table as
-:func:`~posenc_lib.figures.explorer.pair_table`), so the pictures never move
-while a slider is dragged. :func:`describe_position` gives the same numbers as
-one line of text, the exercise card's "tap a position" view.
-
-:class:`PairCircleExplorer` (chapter 03) is the picture of
-:func:`posenc_lib.figures.properties.pair_circle` with a slider for the offset
-``Δ``, drawn in the browser by the same module.
+:func:`position_explorer` (chapter 02): sliders ``pos`` and ``d_model``, the
+bars of ``PE[pos]``, the heatmap of ``PE`` with the row of ``pos`` marked, and
+its numbers pair by pair in a table of fixed height (the same as
+:func:`~posenc_lib.figures.explorer.pair_table`), so nothing moves while a
+slider is dragged; :func:`describe_position` gives them as text.
+:class:`PairCircleExplorer` (chapter 04) is
+:func:`~posenc_lib.figures.circles.pair_circle` with a slider for the offset.
+Both are anywidget widgets (:mod:`posenc_lib.figures.browser`).
 """
 
 import numpy as np
@@ -21,7 +16,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, pos_encoding
 from ..validation import check_d_model, check_index, check_integer, check_positions
-from .browser import BrowserWidget, _check_width, table_pairs
+from .browser import BrowserWidget, _check_width
 
 __all__ = [
     "PairCircleExplorer",
@@ -59,53 +54,18 @@ def describe_position(pos, d_model):
     parts = []
     for pair, frequency in enumerate(frequencies(d_model)):
         angle = f"{pos * frequency:.4g}"
-        sin, cos = format_number(vector[2 * pair]), format_number(vector[2 * pair + 1])
-        parts.append(
-            f"pair {pair} (frequency {frequency:.4g}): "
-            f"sin {angle} = {sin}, cos {angle} = {cos}"
-        )
+        sin, cos = map(format_number, vector[2 * pair : 2 * pair + 2])
+        sines = f"sin {angle} = {sin}, cos {angle} = {cos}"
+        parts.append(f"pair {pair} (frequency {frequency:.4g}): {sines}")
     return ";\n".join(parts)
 
 
 class PositionExplorer(BrowserWidget):
-    """Sliders for ``pos`` and ``d_model`` with the numbers and picture of ``PE[pos]``.
-
-    Build it with :func:`position_explorer`. An anywidget widget
-    (:mod:`posenc_lib.figures.browser`): the browser draws the bars, the heatmap
-    with the row of ``pos`` marked and the pair table from the state ``view``
-    (the table of the current ``d_model``, computed here), so a ``pos`` step
-    needs no kernel. ``pos`` and ``d_model`` are the sliders' values.
-    """
-
-    def __init__(self, pos=1, d_model=8, *, max_pos=50, max_d_model=64):
-        max_pos = check_integer(max_pos, "max_pos", min_value=1)
-        max_d_model = check_d_model(max_d_model, name="max_d_model")
-        pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
-        d_model = _check_width(d_model, max_d_model)
-        super().__init__(
-            kind="position", pos=pos, d_model=d_model, max_pos=max_pos,
-            max_d_model=max_d_model,
-        )  # fmt: skip
-
-    def __repr__(self):
-        return f"PositionExplorer(pos={self.pos}, d_model={self.d_model})"
-
-    def drawn_table(self):
-        """The pair table the page shows now: ``[pair, ω, pos·ω, sin, cos]`` rows.
-
-        For the pairs the table lists (all, or the first and last of a wide model).
-        """
-        pos, view = self.pos, self.view
-        listed = [i for i in table_pairs(self.d_model // 2) if i is not None]
-        sin_cos = [format_number(n / 10_000) for n in view["pe"][pos]]
-        return [
-            [str(i), view["freq"][i], angle, sin_cos[2 * i], sin_cos[2 * i + 1]]
-            for i, angle in zip(listed, view["angle"][pos], strict=True)
-        ]
-
-
-def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
     """Sliders for ``pos`` (0 to ``max_pos``) and ``d_model`` (2 to ``max_d_model``).
+
+    The browser draws from the state ``view`` (the table of the current
+    ``d_model``), so a ``pos`` step needs no kernel. ``pos`` and ``d_model`` are
+    the sliders' values; the chapter calls it ``position_explorer``.
 
     Parameters
     ----------
@@ -118,11 +78,6 @@ def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
     max_d_model : int, default 64
         Largest width, even; the slider steps by 2.
 
-    Returns
-    -------
-    PositionExplorer
-        The widget; display it as a cell's last value.
-
     Examples
     --------
     >>> explorer = position_explorer(pos=3, d_model=4)
@@ -132,26 +87,38 @@ def position_explorer(pos=1, d_model=8, *, max_pos=50, max_d_model=64):
     >>> explorer.drawn_row()
     array([0., 1., 0., 1.])
     >>> explorer.d_model = 2  # a d_model step: Python sends the new table
-    >>> explorer.drawn_table()
-    [['0', '1', '0', '0.0000', '1.0000']]
+    >>> explorer.view["freq"], explorer.view["pe"][0]
+    (['1'], [0, 10000])
     """
-    return PositionExplorer(pos, d_model, max_pos=max_pos, max_d_model=max_d_model)
+
+    def __init__(self, pos=1, d_model=8, *, max_pos=50, max_d_model=64):
+        max_pos = check_integer(max_pos, "max_pos", min_value=1)
+        max_d_model = check_d_model(max_d_model, name="max_d_model")
+        pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
+        d_model = _check_width(d_model, max_d_model)
+        limits = {"max_pos": max_pos, "max_d_model": max_d_model}
+        super().__init__(kind="position", pos=pos, d_model=d_model, **limits)
+
+    def __repr__(self):
+        return f"PositionExplorer(pos={self.pos}, d_model={self.d_model})"
+
+
+position_explorer = PositionExplorer  # chapter 02's name for it
 
 
 class PairCircleExplorer(BrowserWidget):
     """:func:`~posenc_lib.figures.circles.pair_circle` with a slider for the offset.
 
-    Drawn in the browser (:mod:`posenc_lib.figures.browser`): the dots of one
-    pair for positions ``0 .. n_positions - 1`` on the unit circle and an arrow
-    from each start to ``start + Δ``; a step moves only the arrows and the title,
-    with no kernel round trip. ``offset`` is the slider's value.
+    The dots of one pair for positions ``0 .. n_positions - 1`` on the unit
+    circle and an arrow from each start to ``start + Δ``; a step of the slider
+    (``offset``) moves only the arrows and the title, with no kernel round trip.
 
     Parameters
     ----------
     offset : int, default 3
         Starting offset ``Δ``, in ``0 .. max_offset``.
     d_model, pair, n_positions, starts
-        As in :func:`~posenc_lib.figures.properties.pair_circle`.
+        As in :func:`~posenc_lib.figures.circles.pair_circle`.
     max_offset : int, default 15
 
     Examples
@@ -173,20 +140,27 @@ class PairCircleExplorer(BrowserWidget):
     starts = traitlets.List().tag(sync=True)
 
     def __init__(
-        self, offset=3, *, d_model=16, pair=1, n_positions=16, starts=(0, 5),
+        self,
+        offset=3,
+        *,
+        d_model=16,
+        pair=1,
+        n_positions=16,
+        starts=(0, 5),
         max_offset=15,
-    ):  # fmt: skip
+    ):
         max_offset = check_integer(max_offset, "max_offset", min_value=0)
         offset = check_index(offset, "offset", max_offset + 1, what="max_offset + 1")
         d_model = check_d_model(d_model)
         pair = check_index(pair, "pair", d_model // 2, what="d_model // 2")
         n_positions = check_integer(n_positions, "n_positions", min_value=1)
         starts = [int(s) for s in check_positions(starts, name="starts")]
+        max_pos = max(n_positions - 1, max(starts) + max_offset)
+        limits = {"max_offset": max_offset, "max_pos": max_pos, "max_d_model": d_model}
+        circle = {"pair": pair, "n_positions": n_positions, "starts": starts}
         super().__init__(
-            kind="pair-circle", offset=offset, d_model=d_model, max_d_model=d_model,
-            pair=pair, n_positions=n_positions, starts=starts, max_offset=max_offset,
-            max_pos=max(n_positions - 1, max(starts) + max_offset),
-        )  # fmt: skip
+            kind="pair-circle", offset=offset, d_model=d_model, **circle, **limits
+        )
 
     def __repr__(self):
         return f"PairCircleExplorer(offset={self.offset}, d_model={self.d_model})"

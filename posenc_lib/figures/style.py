@@ -9,8 +9,21 @@
   axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default
   (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
   It also stores a text alternative with every PNG (:mod:`.describe`).
+- :data:`STYLES`: one colour map and one scale per quantity a figure colours, set
+  once here, so a quantity looks the same in every chapter, the lecture and the
+  slides (``tests/test_figure_styles.py``):
+
+  ==========  ==========  =================================================
+  quantity    colour map  scale
+  ==========  ==========  =================================================
+  encoding    RdBu_r      centred: ``-vmax`` blue, 0 white, ``+vmax`` red
+                          (``vmax = 1`` for ``PE`` itself)
+  score       RdBu_r      centred on 0, ``vmax`` the largest ``|score|`` drawn
+  weight      Greens      0 (white) to 1 (dark green)
+  ==========  ==========  =================================================
+
 - :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
-  attention scores): a diverging colour map centred on 0, row 0 at the top.
+  attention scores): its quantity's style, row 0 at the top.
 - :func:`check_axes`: the one check of an ``ax`` argument, which every figure
   helper makes (:func:`new_axes` when ``ax`` may be None).
 
@@ -24,8 +37,8 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.image import AxesImage
+from matplotlib.patheffects import withStroke
 
 from ..validation import (
     check_instance,
@@ -35,30 +48,43 @@ from ..validation import (
     check_table,
     describe,
 )
-from .describe import check_figure, install_alt_text
+from .describe import install_alt_text
 
 __all__ = [
     "INLINE_FIGURE_KWARGS",
+    "PEAK_MARKER",
     "PE_CMAP",
     "PRESENTATION_SCALE",
-    "WEIGHTS_CMAP",
+    "STYLES",
     "check_axes",
     "heatmap",
     "new_axes",
     "figure_scale",
     "set_rows",
     "setup_notebook",
-    "text_sizes",
 ]
+
+#: Diverging colour map for encodings ``PE[pos, k]`` (and differences of two).
+PE_CMAP = "RdBu_r"
+
+#: Each quantity a figure colours: its colour map and scale, "centred" from -vmax
+#: through 0 (white) to +vmax, "unit" from 0 to 1 (the table above).
+STYLES = {
+    "encoding": (PE_CMAP, "centred"),
+    "score": ("RdBu_r", "centred"),
+    "weight": ("Greens", "unit"),
+}
+
+#: How a heatmap marks the largest entry of a row: a white ring edged in black,
+#: seen on every colour and apart from the black dashed line it often sits on.
+PEAK_MARKER = {
+    "marker": "o", "linestyle": "none", "markersize": 6, "markerfacecolor": "none",
+    "markeredgecolor": "white", "markeredgewidth": 1.6,
+    "path_effects": [withStroke(linewidth=3.2, foreground="black")],
+}  # fmt: skip
 
 #: What the inline backend passes to ``savefig``: no version stamp in the PNG.
 INLINE_FIGURE_KWARGS = {"bbox_inches": "tight", "metadata": {"Software": None}}
-
-#: Diverging colour map for encodings and scores: -1 blue, 0 white, +1 red.
-PE_CMAP = "RdBu_r"
-
-#: Sequential colour map for attention weights, 0 (white) to 1 (dark green).
-WEIGHTS_CMAP = "Greens"
 
 _RC = {
     "figure.figsize": (6.0, 3.0),
@@ -172,51 +198,6 @@ def setup_notebook(scale=None):
         install_alt_text(shell)  # every PNG output's metadata: {"alt": ...}
 
 
-def text_sizes(figure):
-    """The font size, in pixels of the figure's image, of every text it draws.
-
-    Draws ``figure`` once on its own canvas and records each text that is
-    drawn (visible, not empty): tick labels inside the axes' limits, axis
-    labels, titles, legends, colour bars and annotations. A size is
-    ``fontsize * dpi / 72``, the CSS pixel size when the image is shown at its
-    own size; multiply by the displayed / natural width to get it on a screen.
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-
-    Returns
-    -------
-    list of (float, str)
-        ``(size_px, text)``, smallest first.
-
-    Examples
-    --------
-    >>> from matplotlib.figure import Figure
-    >>> figure = Figure(dpi=144)
-    >>> figure.add_subplot().set_xlabel("position", fontsize=10)
-    Text(0.5, 0, 'position')
-    >>> max(text_sizes(figure))
-    (20.0, 'position')
-    """
-    drawn, draw = [], mpl.text.Text.draw
-
-    def recording_draw(text, renderer):
-        if text.get_visible() and text.get_text().strip():
-            drawn.append(text)
-        return draw(text, renderer)
-
-    if not hasattr(check_figure(figure).canvas, "get_renderer"):  # not drawable yet
-        FigureCanvasAgg(figure)
-    mpl.text.Text.draw = recording_draw
-    try:
-        figure.canvas.draw()
-    finally:
-        mpl.text.Text.draw = draw
-    scale = figure.dpi / 72
-    return sorted((round(t.get_fontsize() * scale, 2), t.get_text()) for t in drawn)
-
-
 def check_axes(ax):
     """Return ``ax`` if it is a matplotlib Axes, or raise a TypeError naming it.
 
@@ -272,7 +253,7 @@ def _check_figsize(figsize):
     return tuple(check_positive(x, f"figsize[{i}]") for i, x in enumerate(figsize))
 
 
-def heatmap(ax, table, *, vmax=1.0, rows=None):
+def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     """Draw a 2-D ``table`` on ``ax``: row 0 at the top, one cell per entry.
 
     Parameters
@@ -285,6 +266,8 @@ def heatmap(ax, table, *, vmax=1.0, rows=None):
     rows : array_like of int, shape (n_rows,), optional
         The label of each row (e.g. the positions); ``0 .. n_rows - 1`` by default.
         Must be increasing and evenly spaced, since rows are drawn as equal bands.
+    quantity : {"encoding", "score", "weight"}, default "encoding"
+        What the table holds: its colours and scale (:data:`STYLES`).
 
     Returns
     -------
@@ -304,15 +287,21 @@ def heatmap(ax, table, *, vmax=1.0, rows=None):
     table = check_table(table, what=what).astype(float)  # (n_rows, n_col)
     vmax = check_positive(vmax, "vmax")
     rows = _check_rows(rows, len(table))  # (n_rows,) or None
-    image = ax.imshow(
-        table,
-        cmap=PE_CMAP,
-        vmin=-vmax,
-        vmax=vmax,
-        aspect="auto",
-        interpolation="nearest",
-    )
+    image = ax.imshow(table, aspect="auto", interpolation="nearest")
+    _apply_style(image, quantity, vmax)
     set_rows(image, rows)
+    return image
+
+
+def _apply_style(image, quantity, vmax=1.0):
+    """Colour ``image`` as every figure colours ``quantity`` (:data:`STYLES`), and
+    record ``quantity`` as its label (``tests/test_figure_styles.py`` reads it).
+    ``vmax`` tops a centred scale."""
+    if quantity not in STYLES:
+        raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
+    cmap, scale = STYLES[quantity]
+    clim = (-vmax, vmax) if scale == "centred" else (0.0, 1.0)
+    image.set(cmap=cmap, clim=clim, label=quantity)
     return image
 
 

@@ -364,6 +364,45 @@ def smallest_svg_text(page, root):
     )
 
 
+def smallest_text(page, root):
+    """``(px, text)``: the widget's smallest visible text as rendered on the screen.
+
+    HTML text: its computed font size times its block's on-screen / layout width
+    (1 unless something scales it); SVG text: times its screen CTM's scale.
+    """
+    return tuple(
+        page.evaluate(
+            """(root) => {
+              const found = [];
+              const walker = document.createTreeWalker(
+                document.querySelector(root), NodeFilter.SHOW_TEXT);
+              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const el = node.parentElement, text = node.textContent.trim();
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                const box = range.getBoundingClientRect();
+                if (!text || box.width === 0 || box.height === 0) continue;
+                let scale;
+                if (el instanceof SVGElement) {
+                  const m = el.getScreenCTM();
+                  scale = Math.hypot(m.a, m.b);
+                } else {
+                  let block = el;
+                  while (!(block.offsetWidth > 0 &&
+                           getComputedStyle(block).display !== 'inline'))
+                    block = block.parentElement;
+                  scale = block.getBoundingClientRect().width / block.offsetWidth;
+                }
+                found.push([parseFloat(getComputedStyle(el).fontSize) * scale, text]);
+              }
+              found.sort((a, b) => a[0] - b[0]);
+              return found[0];
+            }""",
+            root,
+        )
+    )
+
+
 def assert_sliders_and_numbers_on_screen(page, root, *, within=None, name=""):
     """With the widget scrolled to the top of its panel, its sliders, numbers and
     pictures all lie inside the visible area (no scroll needed, nothing clipped)."""
@@ -372,13 +411,17 @@ def assert_sliders_and_numbers_on_screen(page, root, *, within=None, name=""):
         """([root, within]) => {
           const view = within ? document.querySelector(within).getBoundingClientRect()
                               : {top: 0, bottom: innerHeight};
+          // the pictures one by one too: on a screen of its own the explorer
+          // lays them out in one grid (their box, display: contents, is empty)
           const parts = ['.posenc-controls', '.posenc-numbers', '.posenc-pictures'];
           return parts.map(p => document.querySelector(`${root} ${p}`))
+            .concat([...document.querySelectorAll(`${root} svg`)])
             .filter(e => e)
             .map(e => {
               const box = e.getBoundingClientRect();
-              return [e.className, Math.round(box.top), Math.round(box.bottom),
-                      Math.round(view.top), Math.round(view.bottom)];
+              return [e.getAttribute('class'), Math.round(box.top),
+                      Math.round(box.bottom), Math.round(view.top),
+                      Math.round(view.bottom)];
             })
             .filter(([, top, bottom, vTop, vBottom]) =>
               top < vTop - 1 || bottom > vBottom + 1);

@@ -1,4 +1,10 @@
-"""The lecture explorer served by Voila, as `make explorer` does, fully offline."""
+"""The lecture explorer served by Voila, as `make explorer` does, fully offline.
+
+It uses the screen: text, sliders and pictures grow with the window (the
+template sets the explorer's font size from it), the smallest text is at least
+16 px at 1024 x 768 and larger on a larger screen, and nothing is cut off or
+needs a scroll bar at any of the sizes a lecture meets.
+"""
 
 from urllib.parse import urlparse
 
@@ -9,6 +15,7 @@ from pages import (
     assert_sliders_and_numbers_on_screen,
     error_outputs,
     smallest_svg_text,
+    smallest_text,
     widget_root,
 )
 from test_explorer_lab import APP, drive_explorer
@@ -16,6 +23,8 @@ from test_explorer_lab import APP, drive_explorer
 pytestmark = pytest.mark.browser
 LOOPBACK = {"127.0.0.1", "localhost"}
 MIN_AXIS_PX = 18  # axis text at 1920 x 1080, as the presentation scale promises
+MIN_TEXT_PX = 16  # any text, at every size from 1024 x 768 up
+GROWTH = 1.3  # the smallest text at 1920 x 1080 over that at 1024 x 768, at least
 
 
 def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
@@ -37,12 +46,20 @@ def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
     assert "NBVAL_IGNORE_OUTPUT" not in page.inner_text("body")  # code is hidden
     text = page.inner_text("body")  # the app alone: no title, no check output
     assert "similarity(" not in text and "the explorer" not in text, text
+    smallest = {}
     for size in SIZES:
         page.set_viewport_size(size)
         name = f"voila {size}"
         assert_fits(page, APP, name=name)
         assert_sliders_and_numbers_on_screen(page, root, name=name)
+        assert page.evaluate(
+            "() => document.documentElement.scrollHeight <= innerHeight + 1"
+        ), f"{name}: the page needs a vertical scroll bar"
+        smallest[size["width"]] = smallest_text(page, root)
         page.screenshot(path=str(tmp_path / f"voila-{size['width']}.png"))
+    latency_report(f"Voila smallest text by window width: {smallest}")
+    assert min(px for px, _ in smallest.values()) >= MIN_TEXT_PX, smallest
+    assert smallest[1920][0] >= GROWTH * smallest[1024][0], "text grows with it"
     assert smallest_svg_text(page, root) >= MIN_AXIS_PX  # at 1920 x 1080
     width = page.evaluate(
         "(r) => document.querySelector(r).getBoundingClientRect().width", root

@@ -3,21 +3,31 @@
 Builds the slides once into a temporary folder (reveal.js, MathJax, require.js
 and jQuery from the npm registry, cached in build/slides-cache; the course's web
 edition beside them in ``site/``), opens the page from disk at 1920 x 1080 and
-at 1024 x 768 (a common projector mode), presses the right arrow key until
-nothing changes and, in every state (each slide, each fragment), checks:
+at 1024 x 768 (a 4:3 projector), checks that the page chose the canvas for the
+window (16:9, 1366 x 768, and 4:3, 1024 x 768), presses the right arrow key
+until nothing changes and, in every state (each slide, each fragment), checks:
 
-- math is typeset (no raw ``$...$``);
-- each figure has loaded, is not cut off, spans at least 75% of the slide's
-  width (a widget's still image, the explorer's, keeps its own size), and (at
-  1920 x 1080) its axis text is at least 18 px on the screen (the font sizes of
-  each figure, measured by re-drawing the lecture's figures, times the image's
+- no visible text renders below 16 px on the screen: prose, code, outputs,
+  tables, math, the slide number, the explorer's labels, readouts and SVG text
+  (computed font size times the element's on-screen / layout width; SVG text
+  times its screen CTM scale), and the figures' text (the font sizes of each
+  figure, measured by re-drawing the lecture's figures, times the image's
   shown / natural width);
+- nothing is cut off: every visible text lies inside the window, and no code
+  or output scrolls sideways;
+- math is typeset (no raw ``$...$``);
+- each figure has loaded, is not cut off and spans at least 75% of the 4:3
+  slide's width, 60% of the 16:9 one (a widget's still image keeps its own
+  size);
 - **predict, then reveal**: when a "Predict" prompt first appears, nothing of
   the slide after it is shown yet, and the next key press shows what follows.
 
 Over the whole run: no request leaves the machine, no local file is missing
 (a 404 on ``file://``), the console shows no error, and every link of the
 slides opens a file that exists beside them (the site's pages).
+
+The lecture's page of that site, printed as ``make pdf`` prints it, keeps every
+display formula inside its box (a long one was cut at the sheet's edge).
 """
 
 import importlib.util
@@ -29,9 +39,16 @@ import pytest
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
-MIN_SCREEN_PX = 18
-MIN_FIGURE_WIDTH = 0.75  # of the slide's width
+MIN_SCREEN_PX = 16  # the smallest text on the screen, in every state
+#: the share of the slide's width a figure spans, at least: its own size (the
+#: figures are drawn for the 4:3 canvas) is over 80% there, over 60% on 16:9
+MIN_FIGURE_WIDTH = {"posenc-4x3": 0.75, "posenc-16x9": 0.6}
 VIEWPORTS = [(1920, 1080), (1024, 768)]
+#: the canvas the slides must choose for each window: (layout class, width, height)
+CANVAS = {
+    (1920, 1080): ("posenc-16x9", 1366, 768),
+    (1024, 768): ("posenc-4x3", 1024, 768),
+}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
@@ -44,6 +61,7 @@ def _module(name, path):
 
 _STATE_JS = """
 () => {
+  const texts = TEXTS;
   const slide = document.querySelector('.reveal .slides > section.present');
   const shown = el => !el.closest('.fragment:not(.visible)');
   const cells = [...slide.querySelectorAll('.jp-Cell')]
@@ -66,11 +84,57 @@ _STATE_JS = """
                        shown: cellsShown[i],
                        after: cellsShown.slice(i + 1)}));
   return {number: document.querySelector('.slide-number').innerText.trim(),
-          markdown, images, prompts,
+          markdown, images, prompts, ...texts(slide, shown),
           math: slide.querySelectorAll('.MathJax_CHTML, .mjx-chtml').length,
           hasTex: /\\$[^$]+\\$/.test(markdown)};
 }
 """
+
+# Every visible text of the slide (and the slide number) as it renders on the
+# screen: its font size times the scale between layout and screen (reveal.js
+# scales its canvas to the window; SVG text also by its viewBox), and whether
+# its box lies inside the window. Hidden: later fragments, speaker notes,
+# MathJax's assistive MathML (for screen readers, clipped to 1 px).
+_TEXTS_JS = """
+(slide, shown) => {
+  const hidden = el => !shown(el) || el.closest('aside.notes, .MJX_Assistive_MathML');
+  const scale = el => {
+    if (el instanceof SVGElement) {
+      const m = el.getScreenCTM();
+      return Math.hypot(m.a, m.b);
+    }
+    let box = el;  // the nearest block: inline boxes have no layout width
+    while (!(box.offsetWidth > 0 && getComputedStyle(box).display !== 'inline'))
+      box = box.parentElement;
+    return box.getBoundingClientRect().width / box.offsetWidth;
+  };
+  const found = [], outside = [];
+  const roots = [slide, document.querySelector('.reveal .slide-number')];
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement, text = node.textContent.trim();
+      if (!text || hidden(el)) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const box = range.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const px = parseFloat(style.fontSize) * scale(el);
+      found.push([Math.round(px * 10) / 10, text.slice(0, 40)]);
+      if (box.left < -1 || box.top < -1 || box.right > innerWidth + 1 ||
+          box.bottom > innerHeight + 1) outside.push(text.slice(0, 40));
+    }
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  const scrolls = [...slide.querySelectorAll('pre')].filter(
+    pre => shown(pre) && pre.scrollWidth > pre.clientWidth + 1)
+    .map(pre => pre.textContent.slice(0, 40));
+  return {smallest: found[0], outside, scrolls};
+}
+"""
+_STATE_JS = _STATE_JS.replace("TEXTS", _TEXTS_JS.strip())
 
 
 def _widget_stills():
@@ -130,6 +194,7 @@ def test_slides_offline_every_slide(
         page.route("**/*", offline)
         page.goto(slides.as_uri())
         page.locator(".reveal.ready").wait_for()
+        assert _canvas(page) == CANVAS[viewport], "the canvas for this window"
         run = _step_through(page, tmp_path, sizes, stills)
         hrefs = page.evaluate(
             "() => [...document.querySelectorAll('.reveal a[href]')].map(a => a.href)"
@@ -143,19 +208,38 @@ def test_slides_offline_every_slide(
     assert failed == [], "files missing beside the slides"
     assert errors == [], "errors in the browser console"
     _check_links(hrefs, slides)
+    smallest = min(run["smallest"])
     latency_report(
-        f"slides {width}x{height}: {total} slides, {run['states']} states, "
+        f"slides {width}x{height} ({CANVAS[viewport][0]}): {total} slides, "
+        f"{run['states']} states, "
         f"{run['prompts']} predict prompts revealed one key press later; "
         f"figures {min(run['widths']):.0%} to {max(run['widths']):.0%} of the "
         f"slide's width (widget stills: {[f'{w:.0%}' for w in set(run['stills'])]}); "
         f"figure text {min(run['screen_px']):.1f} to "
-        f"{max(run['screen_px']):.1f} px"
+        f"{max(run['screen_px']):.1f} px; smallest text {smallest[0]:.1f} px "
+        f"(slide {smallest[1]}: {smallest[2]!r})"
     )
+    print("smallest text per state:", [(n, px) for px, n, _ in run["smallest"]])
     assert run["prompts"] >= 7, "the lecture's predict prompts"
-    assert min(run["widths"]) >= MIN_FIGURE_WIDTH
-    if width == 1920:
-        assert min(run["screen_px"]) >= MIN_SCREEN_PX
+    assert min(run["widths"]) >= MIN_FIGURE_WIDTH[CANVAS[viewport][0]]
+    assert min(run["screen_px"]) >= MIN_SCREEN_PX, "figure text on the screen"
+    assert smallest[0] >= MIN_SCREEN_PX, f"text under {MIN_SCREEN_PX} px: {smallest}"
     print(f"screenshots: {tmp_path}")
+
+
+def _canvas(page):
+    """``(layout class, width, height)`` of the canvas the slides chose."""
+    return tuple(
+        page.evaluate(
+            """() => {
+              const slides = document.querySelector('.reveal .slides');
+              const layout = [...document.documentElement.classList]
+                .filter(c => /^posenc-\\d+x\\d+$/.test(c));
+              return [layout.join(' '), parseFloat(slides.style.width),
+                      parseFloat(slides.style.height)];
+            }"""
+        )
+    )
 
 
 def _check_links(hrefs, slides):
@@ -189,6 +273,7 @@ def _step_through(page, tmp_path, sizes, stills):
     page.evaluate("() => MathJax.Hub.Queue(() => { window.__typeset = true; })")
     page.wait_for_function("() => window.__typeset === true")
     run = {"seen": [], "screen_px": [], "widths": [], "stills": [], "states": 0}
+    run["smallest"] = []  # (px, slide number, text) of each state's smallest text
     run["prompts"] = 0
     shown_images, key, before = set(), None, None
     while True:
@@ -203,6 +288,9 @@ def _step_through(page, tmp_path, sizes, stills):
         if not run["seen"] or run["seen"][-1] != number:
             run["seen"].append(number)
         assert not state["hasTex"], f"slide {number}: raw TeX {state['markdown']}"
+        run["smallest"].append((state["smallest"][0], number, state["smallest"][1]))
+        assert state["outside"] == [], f"slide {number}: text off the screen"
+        assert state["scrolls"] == [], f"slide {number}: code cut at the side"
         run["prompts"] += _check_prompts(number, state, before)
         for image in state["images"]:
             assert image["complete"] and image["natural"] > 0, image["src"][:80]
@@ -240,3 +328,30 @@ def _check_prompts(number, state, before):
             assert prompt["after"][0], f"slide {number}: {prompt['text']!r}"
             revealed += 1
     return revealed
+
+
+#: A4 less build_pdf's margins (2 x 14 mm), in CSS px at 96 per inch
+PRINTED_WIDTH = round((210 - 2 * 14) / 25.4 * 96)
+
+
+def test_the_lectures_formulas_fit_a_printed_page(browser, slides):
+    """Printed as ``make pdf`` prints it (typeset on a 1280 px page, then laid out
+    on the sheet), no display formula of the lecture runs past its box."""
+    from posenc_tools.build_pdf import PREPARE
+
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto((slides.parent / "site" / "lecture.html").as_uri())
+        page.emulate_media(media="print")
+        page.evaluate(PREPARE)
+        page.set_viewport_size({"width": PRINTED_WIDTH, "height": 1000})
+        wide = page.evaluate(
+            """() => new Promise(done => requestAnimationFrame(() => done(
+                 [...document.querySelectorAll('.MJXc-display')]
+                   .filter(math => math.scrollWidth > math.clientWidth + 1)
+                   .map(math => math.textContent.slice(0, 40)))))"""
+        )
+        formulas = page.locator(".MJXc-display").count()
+    finally:
+        page.close()
+    assert formulas >= 4 and wide == [], f"cut at the sheet's edge: {wide}"

@@ -13,7 +13,11 @@ slides work in a room without a network:
   ``build/slides-cache/`` (kept between builds), and are copied beside the page;
   MathJax is trimmed to what TeX -> CommonHTML needs (about 5 MB of 73);
 - the template ``share/jupyter/nbconvert/templates/posenc_slides`` drops the
-  mermaid import from a CDN, sizes text for a 1920 x 1080 canvas and hides prompts;
+  mermaid import from a CDN, hides prompts, and picks the canvas for the room
+  when the page opens: 1024 x 768 on a 4:3 projector, 1366 x 768 on a wide
+  screen (from the window's shape, no option to remember), with text sized so
+  that nothing is under 16 px on the screen; the figures, drawn for the 4:3
+  canvas, show at their own size there;
 - the white theme (its fonts are inside reveal.js; some other themes fetch web
   fonts);
 - the explorer is live: ``build_site.embed_widgets`` puts its state and the
@@ -157,7 +161,6 @@ def exporter():
     slides.template_name = "posenc_slides"
     slides.reveal_url_prefix = "reveal.js"
     slides.reveal_theme = "white"
-    slides.reveal_width, slides.reveal_height = "1920", "1080"
     slides.reveal_number = "c/t"
     slides.require_js_url = "require.js"
     slides.jquery_url = "jquery.min.js"

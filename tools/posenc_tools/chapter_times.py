@@ -40,7 +40,13 @@ import nbformat
 
 from posenc_tools import ROOT
 
-__all__ = ["MINUTES_PER_CODE_CELL", "WORDS_PER_MINUTE", "minutes", "sections"]
+__all__ = [
+    "MINUTES_PER_CODE_CELL",
+    "TIME_LABEL",
+    "WORDS_PER_MINUTE",
+    "minutes",
+    "sections",
+]
 
 WORDS_PER_MINUTE = 75  # technical prose with formulas, read carefully
 MINUTES_PER_CODE_CELL = 2 / 3  # run it, read what it shows
@@ -50,7 +56,8 @@ OPTIONAL_CHAPTERS = ("05", "06", "07")  # read after the core path, in any order
 
 NOTEBOOKS = ROOT / "notebooks"
 START, END = "<!-- times -->", "<!-- /times -->"
-_LABEL = re.compile(r"^\*(Core path|Optional) · \d+ min\*\n?", re.MULTILINE)
+#: the line under a heading that says its time (written by ``--write``)
+TIME_LABEL = re.compile(r"\n\n\*(?:Core path|Optional|Exercises) · \d+ min\*(?=\n|\Z)")
 _PREDICTION = re.compile(r"\bPredict\b")
 _TASK = re.compile(r"\bYour turn\b")
 _ITEM = re.compile(r"^\d+\. ", re.MULTILINE)
@@ -81,7 +88,7 @@ def _minutes(cells):
     prose, exercises = [], []
     for cell in cells:
         if cell.cell_type == "markdown":
-            text, tasks = _split_exercises(_LABEL.sub("", cell.source))
+            text, tasks = _split_exercises(TIME_LABEL.sub("", cell.source))
             prose.append(text)
             exercises.append(tasks)
     reading = minutes(
@@ -127,11 +134,13 @@ def _label(core, total):
 
 def _labelled(nb, chapter):
     """``nb`` with each heading cell's time label written under its heading."""
-    for _, core, total, _, start in sections(nb, chapter):
+    for heading, core, total, practice, start in sections(nb, chapter):
         cell = nb.cells[start]
-        heading, _, rest = cell.source.partition("\n")
-        rest = _LABEL.sub("", rest.lstrip("\n"), count=1).lstrip("\n")
-        cell.source = f"{heading}\n\n{_label(core, total)}\n\n{rest}".rstrip("\n")
+        label = _label(core, total)
+        if heading == "Exercises":  # practice, apart from the path
+            label = f"*Exercises · {practice} min*"
+        head, _, rest = TIME_LABEL.sub("", cell.source).partition("\n")
+        cell.source = f"{head}\n\n{label}\n\n{rest.lstrip()}".rstrip("\n")
     return nb
 
 

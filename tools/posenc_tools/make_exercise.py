@@ -23,8 +23,8 @@ A generated notebook is its source with these changes, by cell tag:
   on the projector. (Its lack of output needs no ``# no output:`` marker: the
   ``live`` tag, kept in the cell's metadata, says why, and
   ``tests/test_notebooks_stored.py`` accepts it.) Later cells must not need what
-  a live cell defines (they recompute it), so the blank notebook still runs top
-  to bottom;
+  a live cell defines (they recompute it, ``tests/test_lecture.py`` checks), so
+  the blank notebook still runs top to bottom;
 - ``solution-only``: the cell is left out;
 - relative links ``](../name)`` become ``](name)`` when the generated notebook
   sits one folder above its source.
@@ -40,12 +40,12 @@ headings (``*Core path · 7 min*``) are the generated file's own, not a change.
 import argparse
 import ast
 import copy
-import re
 import sys
 
 import nbformat
 
 from posenc_tools import ROOT
+from posenc_tools.chapter_times import TIME_LABEL
 
 SOLUTION = ROOT / "notebooks" / "solutions" / "03_exercise.ipynb"
 LEARNER = ROOT / "notebooks" / "03_exercise.ipynb"
@@ -60,7 +60,6 @@ STUB = (
 )
 #: the time line ``posenc_tools.chapter_times --write`` puts under a generated
 #: chapter's headings (its source has none): not a difference between the two
-TIME_LABEL = re.compile(r"\n\n\*(?:Core path|Optional) · \d+ min\*(?=\n|\Z)")
 
 
 def stub_source(source):

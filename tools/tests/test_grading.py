@@ -266,8 +266,8 @@ def test_nothing_a_learner_printed_reaches_a_feedback_page_unescaped(graded):
 
 
 def _readme_hostile_cases():
-    """``{kind: text}`` from the README's table of hostile submissions."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """``{kind: text}`` from docs/grading.md's table of hostile submissions."""
+    readme = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
     table = readme.split("<!-- hostile-cases -->\n", 1)[1].split("\n\n", 1)[0]
     cases = {}
     for line in table.splitlines()[2:]:
@@ -534,7 +534,7 @@ def test_the_csv_is_sorted_by_learner_then_task(tmp_path):
 
 
 def _readme_nbgrader_cell():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
     after = readme.split("<!-- nbgrader-test-cell -->\n```python\n", 1)[1]
     return after.split("```", 1)[0]
 

@@ -93,7 +93,7 @@ function barsFigure(parent) {
     class: "posenc-frame" }, svg);
   const title = text(svg, left, top - 12, "", { class: "posenc-title" });
   text(svg, left + plotW / 2, H - 8,
-    "column k   (blue, plain: sin, even k;  orange, hatched: cos, odd k)",
+    "column k  (blue: sin, even k;  orange, hatched: cos, odd k)",
     { "text-anchor": "middle" });
   const bars = svgEl("g", {}, svg);
   const axis = svgEl("g", {}, svg);
@@ -455,7 +455,7 @@ function build(model, root) {
         `PE[${pos}] · PE[${pos + offset}] = ${sim}`;
       el("div", {}, parts.dot).textContent = `= Σᵢ cos(Δ·ωᵢ) = ${sim}`;
       el("small", {}, parts.dot).textContent =
-        `the same for every pos; d_model/2 = ${d / 2} at Δ = 0`;
+        `the same for every pos; d_model/2 = ${d / 2} at Δ\u00a0=\u00a00`;
     } else {
       parts.bars.show(pe, null, `PE[${pos}] with d_model = ${d}`, label);
       parts.heatmap.show([pos], `PE, positions 0-${last}`,
