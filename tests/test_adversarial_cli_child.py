@@ -192,11 +192,17 @@ def test_the_solutions_process_group_ends_with_the_command(
     living = os.open(alive, os.O_RDONLY | os.O_NONBLOCK)
     source = LOOPING.format(fifo=str(fifo), alive=str(alive))
     (folder / "my_solution.py").write_text(source)
+    command = [POSENC, "run", "--solution", "my_solution.py", "--time-limit", "600"]
     process = subprocess.Popen(
-        [POSENC, "run", "--solution", "my_solution.py", "--time-limit", "600", LESSON],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder,
+        [*command, LESSON],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=folder,
         start_new_session=True,  # its own group, as a terminal's foreground job
-    )  # fmt: skip
+        # a suite started in the background (make test &) ignores Ctrl-C, and its
+        # children would inherit that: this one hears it, as in a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert select.select([ready], [], [], HANG)[0], "the solution never started"
         pgid = int(os.read(ready, 64))
