@@ -31,19 +31,12 @@ from collections import namedtuple
 from pathlib import Path
 
 import pytest
+from posenc_tools import build_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM = Path(build_pdf.CHROMIUM)
+CHROMIUM_ARGS = build_pdf.CHROMIUM_ARGS  # one list of flags for every headless page
 # JupyterLab settings for a quiet, predictable page: no news toast covering the
 # outputs, no autosave, every cell rendered (no windowing), no kernel dialogs.
 LAB_OVERRIDES = {
@@ -332,23 +325,20 @@ def latency_report(tmp_path_factory, pytestconfig):
 
 # ---------------------------------------------------------------- built once
 
-Site = namedtuple("Site", "root seconds pages")
+Site = namedtuple("Site", "root pages")
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The web edition (``make site``), built once into a temporary directory.
 
-    MathJax's npm tarball is fetched first (once per checkout, a download whose
-    time depends on the network), so ``seconds`` is the build itself.
+    MathJax's npm tarball is fetched first (once per checkout).
     """
     from posenc_tools import build_site
 
     out = tmp_path_factory.mktemp("site") / "site"
     build_site.mathjax_tarball()
-    start = time.perf_counter()
-    pages = build_site.build(out)
-    return Site(out, time.perf_counter() - start, pages)
+    return Site(out, build_site.build(out))
 
 
 @pytest.fixture(scope="session")

@@ -45,7 +45,7 @@ def _images_alt(page):
 
 
 def test_every_site_page_passes_axe(page, site, axe_js, latency_report):
-    out, _, pages = site
+    out, pages = site
     page.route("**/*", _offline)
     found, images = {}, 0
     entries = [(p.href, p.source) for p in pages] + [("index.html", pages[0].source)]
