@@ -123,6 +123,23 @@ def pe_float16(pos, d):
     return pos_encoding(pos, d).astype(np.float16)
 
 
+def pe_integer_array(pos, d):
+    """pos_encoding: not right yet (6 of 7 cases differ); it matches none of the common mistakes.
+    Tried:    pos_encoding(3, 4)
+    Expected: [0.1411 -0.9900 0.0300 0.9996]
+    Got:      [0.0000 0.0000 0.0000 0.0000]
+    Columns that differ (by more than rtol = atol = 1e-6): 0, 1, 2, 3.
+    First difference: column 0, in pair 0 (columns 0 and 1).
+      Expected angle: 3 / 10000 ** (2 * 0 / 4) = 3.0000 rad
+      Your columns (0.0000, 0.0000) are not the sine and cosine of one angle: sin^2 + cos^2 = 0.0000, not 1.
+    Your function returns integers (dtype int64), which keep nothing after the decimal point (0.8415 becomes 0): return floats.
+    See chapter 02: "The formula", "The worked trace".
+    """
+    row = np.zeros(d, dtype=np.int64)  # the learner's slip: an integer array
+    row[:] = _angles([pos], d)[0]
+    return row
+
+
 def pe_k_instead_of_pair(pos, d):
     """pos_encoding: not right yet; this is the mistake 'k-instead-of-pair'.
     Tried:    pos_encoding(3, 4)
@@ -572,6 +589,18 @@ def lu_copy(table, token_id):
     For example lookup(table, 0) = [0.5000 -0.5000 1.0000 0.0000].
     """
     return table[token_id].copy()
+
+
+def lu_integer_copy(table, token_id):
+    """lookup: not right yet (4 of 5 cases differ); it matches none of the common mistakes.
+    Tried:    lookup(table, 0)
+    Expected: [0.5000 -0.5000 1.0000 0.0000]
+    Got:      [0.0000 0.0000 1.0000 0.0000]
+    Columns that differ (by more than rtol = atol = 1e-6): 0, 1.
+    Your function returns integers (dtype int64), which keep nothing after the decimal point (0.8415 becomes 0): return floats.
+    See chapter 01: "The table", "The lookup returns a copy".
+    """
+    return np.array(table[token_id], dtype=np.int64)
 
 
 def lu_float32(table, token_id):

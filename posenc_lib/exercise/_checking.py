@@ -272,7 +272,19 @@ def diagnose(name, cases, answers, candidates, descs, *, conventions=None, hints
         f"{name}: not right yet ({len(wrong)} of {len(cases)} cases differ); "
         "it matches none of the common mistakes."
     )
-    return failed(headline, *where, *angles, *hints, see(name))
+    return failed(headline, *where, *angles, *hints, *_integers(descs), see(name))
+
+
+def _integers(descs):
+    """A line saying the answer holds integers, if it does (none otherwise)."""
+    kinds = {desc.get("dtype") for desc in descs} - {None}
+    integer = sorted(k for k in kinds if np.dtype(k).kind in "iu")
+    if not integer:
+        return []
+    return [
+        f"Your function returns integers (dtype {integer[0]}), which keep nothing "
+        "after the decimal point (0.8415 becomes 0): return floats."
+    ]
 
 
 def mistake_result(name, mistake, where):
