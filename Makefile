@@ -1,7 +1,7 @@
 # The README's commands. Each one sets up .venv first, so a fresh clone needs
 # nothing but Python 3 (>= 3.10) and make. scripts/setup_env.py installs uv from
-# PyPI into the environment and runs `uv sync --locked --extra dev` (the exact
-# versions of uv.lock); if uv cannot be installed, or POSENC_NO_UV=1, pip installs
+# PyPI into the environment and runs `uv sync --locked --all-packages --extra dev`
+# (the exact versions of uv.lock); if uv cannot be installed, or POSENC_NO_UV=1, pip installs
 # requirements/lock.txt, the same versions exported from uv.lock.
 PYTHON ?= python3
 VENV   := .venv
@@ -96,13 +96,16 @@ notebooks: $(STAMP)
 	$(BIN)/python -m posenc_tools.run_notebooks
 	$(BIN)/python -m posenc_tools.chapter_times --write
 
-# One notebook: re-run it, store its outputs, and check it under nbval
+# One notebook: re-run it, store its outputs, write the chapters' times, and check
+# it: nbval, and its stored outputs and prose numbers (tests/test_notebooks_stored.py)
 # (make notebook NB=notebooks/02_sinusoidal_encoding.ipynb).
 notebook: $(STAMP)
 	@test -n "$(NB)" || { echo "make notebook NB=notebooks/NAME.ipynb"; exit 2; }
 	$(BIN)/python -m posenc_tools.run_notebooks $(NB)
-	$(BIN)/python -m pytest $(NB) --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider -q
+	$(BIN)/python -m posenc_tools.chapter_times --write > /dev/null
+	$(BIN)/python -m pytest $(NB) tests/test_notebooks_stored.py --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/sanitize.cfg -p no:cacheprovider -q \
+		-k "$(basename $(notdir $(NB))) or not test_notebooks_stored"
 
 # The maintainer's fast loop: lint, the library's and tools' tests and doctests,
 # every notebook under nbval; no browser, nothing marked slow (the grader's boxes,
@@ -150,7 +153,8 @@ bench: $(STAMP)
 bench-grading: $(STAMP)
 	$(BIN)/python benchmarks/grading.py
 
-# Regenerate notebooks/03_exercise.ipynb from its source, notebooks/solutions/.
+# Regenerate notebooks/03_exercise.ipynb and lecture_live.ipynb from their sources
+# (notebooks/solutions/03_exercise.ipynb, notebooks/lecture.ipynb).
 solutions: $(STAMP)
 	$(BIN)/python -m posenc_tools.make_exercise
 

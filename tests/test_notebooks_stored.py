@@ -365,10 +365,10 @@ def test_the_prose_states_only_numbers_the_cells_compute(path):
         prose = TIMES.sub("", prose)  # the rule's times: tools/tests/test_chapter_times
         for number in NUMBER.findall(prose):
             if number not in given and not _rounds_to(number, values):
-                missing.append(f"cell {index}: {number}")
+                missing.append(f"cell {index} (id {cell.get('id')}): {number}")
     assert missing == [], (
         f"{_name(path)}: numbers in the prose that no cell computes: {missing}. "
-        "Correct the prose, re-run the notebook (make notebook NB=...), or, for a "
-        "number the lesson or the card gives, list it in the markdown cell's "
-        "metadata posenc.given."
+        "Correct the prose; or, if the code changed, re-run the notebook (make "
+        f"notebook NB=notebooks/{_name(path)}); or, for a number the lesson or the "
+        "card gives, list it in the markdown cell's metadata posenc.given."
     )
