@@ -7,12 +7,11 @@ pages are opened from disk with every outside request refused.
 """
 
 from pathlib import Path
-from urllib.parse import urlparse
 
 import nbformat
 import pytest
 from axe import axe_source, blocking, counts, run_axe
-from test_slides import settled_state
+from test_slides import offline_only, settled_state
 
 pytestmark = pytest.mark.browser
 PLACEHOLDER = "No description has been provided for this image"
@@ -22,13 +21,6 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 @pytest.fixture(scope="module")
 def axe_js():
     return axe_source()
-
-
-def _offline(route):
-    if urlparse(route.request.url).scheme in ("file", "data", "blob"):
-        route.continue_()
-    else:
-        route.abort()
 
 
 def _stored_pngs(source):
@@ -46,7 +38,7 @@ def _images_alt(page):
 
 def test_every_site_page_passes_axe(page, site, axe_js, latency_report):
     out, pages = site
-    page.route("**/*", _offline)
+    page.route("**/*", offline_only)
     found, images = {}, 0
     entries = [(p.href, p.source) for p in pages] + [("index.html", pages[0].source)]
     for href, source in entries:
@@ -67,7 +59,7 @@ def test_every_slide_state_passes_axe(browser, slides, axe_js):
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     try:
-        page.route("**/*", _offline)
+        page.route("**/*", offline_only)
         page.goto(slides.as_uri())
         page.locator(".reveal.ready").wait_for()
         states, key = 0, None

@@ -242,6 +242,14 @@ def _canvas(page):
     )
 
 
+def offline_only(route):
+    """A Playwright route handler: files go through, the internet is cut."""
+    if urlparse(route.request.url).scheme in ("file", "data", "blob"):
+        route.continue_()
+    else:
+        route.abort()
+
+
 def _check_links(hrefs, slides):
     """Every link of the slides opens a file beside them; none leaves the machine."""
     assert len(hrefs) >= 10, hrefs
@@ -328,6 +336,35 @@ def _check_prompts(number, state, before):
             assert prompt["after"][0], f"slide {number}: {prompt['text']!r}"
             revealed += 1
     return revealed
+
+
+def test_after_dragging_a_slider_the_keys_move_the_slides(browser, slides):
+    """The explorer's slide: a slider clicked with the mouse does not keep the
+    right arrow (or a clicker's PageDown) from moving to the next slide."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    try:
+        page.route("**/*", offline_only)
+        page.goto(slides.as_uri())
+        page.locator(".reveal.ready").wait_for()
+        index = page.evaluate(
+            """() => [...document.querySelectorAll('.reveal .slides > section')]
+              .findIndex(s => s.querySelector('.posenc-lecture'))"""
+        )
+        page.evaluate(f"() => {{ location.hash = '#/{index}'; }}")
+        present = page.locator(".reveal section.present input[data-name=offset]")
+        slider = present.element_handle()  # stays this slider once the slide moves
+        before = settled_state(page)
+        slider.click()  # the lecturer drags Δ
+        value = slider.input_value()
+        for key in ("ArrowRight", "PageDown"):
+            page.keyboard.press(key)
+            after = settled_state(page)
+            assert after != before, f"{key} stayed on the explorer's slide"
+            before = after
+        assert slider.input_value() == value, "the keys moved the slider"
+    finally:
+        context.close()
 
 
 #: A4 less build_pdf's margins (2 x 14 mm), in CSS px at 96 per inch
