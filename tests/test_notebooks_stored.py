@@ -17,8 +17,9 @@ when a notebook was not executed and normalised by ``posenc_tools.run_notebooks`
   is followed by an ordinary code cell that checks the function behind it;
 - every number the prose states as a result (with a decimal point, or of three
   digits or more) comes out of a cell: it appears in a stored output or in the
-  code of the same notebook, or the markdown cell lists it in its metadata
-  ``posenc.given`` (a number the lesson or the card gives, not computed here);
+  code of a cell before the end of its section (the cells up to the next ``##``
+  heading), or the markdown cell lists it in its metadata ``posenc.given`` (a
+  number the lesson or the card gives, not computed here);
 - each numbered chapter's title cell links to the previous and next chapter,
   and every link to a notebook points to a file that exists.
 """
@@ -352,14 +353,18 @@ def test_the_prose_states_only_numbers_the_cells_compute(path):
     """Change 0.1411 to 0.1511 in the prose, and this fails: the cells say 0.1411.
 
     A prose number matches a computed one that rounds to it (0.1411 is
-    0.14112000806 to 4 decimals), so the prose may round what a cell prints.
+    0.14112000806 to 4 decimals), so the prose may round what a cell prints. It
+    must be computed by the end of its section, so that a number some later
+    cell happens to print does not vouch for it (0.0300 to 0.0010 in the trace).
     """
     nb = _load(path)
-    values = set(_values(_computed_text(nb)))
-    missing = []
-    for index, cell in enumerate(nb["cells"]):
+    cells, missing = nb["cells"], []
+    heads = [i for i, c in enumerate(cells) if _source(c).startswith("## ")]
+    for index, cell in enumerate(cells):
         if cell["cell_type"] != "markdown":
             continue
+        end = next((i for i in heads if i > index), len(cells))
+        values = set(_values(_computed_text({**nb, "cells": cells[:end]})))
         given = set(cell.get("metadata", {}).get("posenc", {}).get("given", []))
         prose = _source(cell).replace("{,}", ",")  # LaTeX's 47{,}117
         prose = TIMES.sub("", prose)  # the rule's times: tools/tests/test_chapter_times
@@ -367,7 +372,8 @@ def test_the_prose_states_only_numbers_the_cells_compute(path):
             if number not in given and not _rounds_to(number, values):
                 missing.append(f"cell {index} (id {cell.get('id')}): {number}")
     assert missing == [], (
-        f"{_name(path)}: numbers in the prose that no cell computes: {missing}. "
+        f"{_name(path)}: numbers in the prose that no cell computes by the end "
+        f"of their section: {missing}. "
         "Correct the prose; or, if the code changed, re-run the notebook (make "
         f"notebook NB=notebooks/{_name(path)}); or, for a number the lesson or the "
         "card gives, list it in the markdown cell's metadata posenc.given."

@@ -159,13 +159,15 @@ def expected_notebook(source_path, generated_path):
 
 
 def sources(nb):
-    """What must agree between two versions: type, tags, slide type, id and source
-    of each cell, without the time labels of :data:`TIME_LABEL`."""
+    """What must agree between two versions: type, tags, slide type, the numbers
+    the prose is given (``posenc.given``), id and source of each cell, without the
+    time labels of :data:`TIME_LABEL`."""
     return [
         (
             cell.cell_type,
             cell.metadata.get("tags", []),
             cell.metadata.get("slideshow", {}).get("slide_type"),
+            cell.metadata.get("posenc", {}).get("given"),
             cell.get("id"),
             TIME_LABEL.sub("", cell.source)
             if cell.cell_type == "markdown"
