@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from axe import axe_source, blocking, counts, run_axe
-from test_slides import offline_only, settled_state
+from test_slides import offline_only, offline_slides, settled_state
 
 pytestmark = pytest.mark.browser
 PLACEHOLDER = "No description has been provided for this image"
@@ -56,12 +56,7 @@ def test_every_site_page_passes_axe(page, site, axe_js, latency_report):
 
 
 def test_every_slide_state_passes_axe(browser, slides, axe_js):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        page.route("**/*", offline_only)
-        page.goto(slides.as_uri())
-        page.locator(".reveal.ready").wait_for()
+    with offline_slides(browser, slides, 1920, 1080) as page:
         states, key = 0, None
         while True:
             now = settled_state(page)
@@ -72,8 +67,6 @@ def test_every_slide_state_passes_axe(browser, slides, axe_js):
             page.keyboard.press("ArrowRight")
         alts = _images_alt(page)
         number = page.inner_text(".slide-number").replace("\n", "").replace(" ", "")
-    finally:
-        context.close()
     current, total = number.split("/")
     assert current == total, f"the right arrow stopped on slide {number}"
     assert alts and all(alt and PLACEHOLDER not in alt for alt in alts)

@@ -30,6 +30,7 @@ The lecture's page of that site, printed as ``make pdf`` prints it, keeps every
 display formula inside its box (a long one was cut at the sheet's edge).
 """
 
+import contextlib
 import importlib.util
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -250,6 +251,20 @@ def offline_only(route):
         route.abort()
 
 
+@contextlib.contextmanager
+def offline_slides(browser, slides, width, height):
+    """A page of its own showing the slides from disk, offline, at this size."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.route("**/*", offline_only)
+        page.goto(slides.as_uri())
+        page.locator(".reveal.ready").wait_for()
+        yield page
+    finally:
+        context.close()
+
+
 def _check_links(hrefs, slides):
     """Every link of the slides opens a file beside them; none leaves the machine."""
     assert len(hrefs) >= 10, hrefs
@@ -341,12 +356,7 @@ def _check_prompts(number, state, before):
 def test_after_dragging_a_slider_the_keys_move_the_slides(browser, slides):
     """The explorer's slide: a slider clicked with the mouse does not keep the
     right arrow (or a clicker's PageDown) from moving to the next slide."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    page = context.new_page()
-    try:
-        page.route("**/*", offline_only)
-        page.goto(slides.as_uri())
-        page.locator(".reveal.ready").wait_for()
+    with offline_slides(browser, slides, 1024, 768) as page:
         index = page.evaluate(
             """() => [...document.querySelectorAll('.reveal .slides > section')]
               .findIndex(s => s.querySelector('.posenc-lecture'))"""
@@ -363,8 +373,6 @@ def test_after_dragging_a_slider_the_keys_move_the_slides(browser, slides):
             assert after != before, f"{key} stayed on the explorer's slide"
             before = after
         assert slider.input_value() == value, "the keys moved the slider"
-    finally:
-        context.close()
 
 
 #: A4 less build_pdf's margins (2 x 14 mm), in CSS px at 96 per inch
