@@ -42,19 +42,23 @@ def defined(source):
     return {name: value for name, value in namespace.items() if name in CHECKERS}
 
 
-def test_learner_notebook_is_generated_from_the_solution(solution, learner):
-    expected = make_exercise.learner_notebook(solution)
+def test_learner_notebook_is_generated_from_the_solution(learner):
+    expected = make_exercise.expected_notebook(
+        make_exercise.SOLUTION, make_exercise.LEARNER
+    )
     assert make_exercise.sources(learner) == make_exercise.sources(expected), (
         "notebooks/03_exercise.ipynb has drifted from its source: run "
         "make solutions, then make notebooks."
     )
 
 
-def test_time_labels_are_not_drift(solution):
+def test_time_labels_are_not_drift():
     """chapter_times writes each section's time into the learner's copy only."""
     from posenc_tools import chapter_times
 
-    expected = make_exercise.learner_notebook(solution)
+    expected = make_exercise.expected_notebook(
+        make_exercise.SOLUTION, make_exercise.LEARNER
+    )
     labelled = chapter_times._labelled(copy.deepcopy(expected), "03")
     assert "*Core path · " in "\n".join(cell.source for cell in labelled.cells)
     assert make_exercise.sources(labelled) == make_exercise.sources(expected)

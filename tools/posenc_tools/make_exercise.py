@@ -142,16 +142,6 @@ def generated_notebook(source, *, relink=False):
     return generated
 
 
-def learner_cell(cell):
-    """The learner's version of one exercise cell, or None to leave it out."""
-    return generated_cell(cell, relink=True)
-
-
-def learner_notebook(solution):
-    """The learner's notebook generated from the ``solution`` notebook."""
-    return generated_notebook(solution, relink=True)
-
-
 def expected_notebook(source_path, generated_path):
     """What ``generated_path`` must hold, generated from ``source_path``."""
     relink = generated_path.parent == source_path.parent.parent
