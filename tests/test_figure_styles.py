@@ -31,7 +31,7 @@ from posenc_lib.figures import (  # noqa: E402
     score_heatmaps,
     similarity_figure,
 )
-from posenc_lib.figures.browser import colour_map  # noqa: E402
+from posenc_lib.figures.explorer import colour_map  # noqa: E402
 from posenc_lib.figures.style import STYLES  # noqa: E402
 
 FIGURES = Path(__file__).resolve().parent.parent / "posenc_lib" / "figures"

@@ -3,12 +3,17 @@
 import math
 import re
 
-import numpy as np
 import pytest
 
-from posenc_lib import pos_encoding, sinusoidal_positions
-from posenc_lib.figures.browser import STATIC, circle_title
-from posenc_lib.figures.explorer import Explorer, dot_line, explorer, pair_table
+from posenc_lib.figures.explorer import (
+    STATIC,
+    Explorer,
+    dot_line,
+    explorer,
+    page_assets,
+    pair_table,
+    static_html,
+)
 
 
 def _reference_encoding(pos, d_model):
@@ -56,45 +61,26 @@ def test_dot_line_is_the_sum_of_cosines(pos, d_model, offset):
     assert line == f"PE[{pos}] · PE[{pos + offset}] = {expected:.4f}"
 
 
-def _shown(app):
-    """PE[pos] as the page draws it: the state's 4-decimal integers of 1e-4."""
-    return np.array(app.view["pe"][app.pos]) / 10_000
-
-
-def test_state_holds_the_table_of_the_current_width():
+def test_every_step_is_drawn_by_the_page_from_the_sliders_alone():
     app = Explorer(pos=3, d_model=8, offset=2, pair=1, max_pos=10, max_offset=5)
-    assert app.kind == "lecture" and app.view["d_model"] == 8
-    assert len(app.view["pe"]) == 16, "rows 0 .. max_pos + max_offset"
-    table = sinusoidal_positions(range(16), 8)  # (16, 8)
-    np.testing.assert_allclose(np.array(app.view["pe"]) / 1e4, table, atol=5e-5)
-    assert app.view["freq"] == ["1", "0.1", "0.01", "0.001"]
-    assert app.view["angle"][3] == ["3", "0.3", "0.03", "0.003"]
-    assert len(app.view["sim"]) == 6 and app.view["sim"][2] == dot_line(3, 8, 2)[-6:]
-
-
-def test_pos_offset_and_pair_steps_need_no_new_table():
-    app = Explorer(pos=3, d_model=8, offset=2)
-    view = app.view
-    app.pos, app.offset, app.pair = 7, 5, 3
-    assert app.view is view  # drawn in the browser from the same state
-    np.testing.assert_allclose(_shown(app), pos_encoding(7, 8), atol=5e-5)
-    assert app.numbers.value.startswith(dot_line(7, 8, 5))
-
-
-def test_a_d_model_step_sends_the_new_table():
-    app = Explorer(pos=3, d_model=8, offset=2)
-    app.sliders["d"].value = 12
-    assert app.view["d_model"] == 12 and len(app.view["pe"][0]) == 12
-    np.testing.assert_allclose(_shown(app), pos_encoding(3, 12), atol=5e-5)
-
-
-def test_static_state_has_a_table_for_every_width_the_slider_reaches():
-    app = Explorer(pos=3, d_model=8, offset=2, max_d_model=12)
     state = app.static_state()
-    assert sorted(state["views"]) == ["10", "12", "2", "4", "6", "8"]
-    assert state["views"]["8"] == app.view
-    assert {"pos", "d_model", "offset", "pair", "cmap"} <= set(state)
-    assert not any(key.startswith("_") for key in state)
+    assert state["kind"] == "lecture" and (state["pos"], state["d_model"]) == (3, 8)
+    assert {"max_pos", "max_d_model", "max_offset", "pair", "cmap"} <= set(state)
+    assert not any(isinstance(v, dict) for v in state.values()), "no tables sent"
+    app.pos, app.offset, app.d_model = 7, 5, 12
+    assert app.numbers.value == (
+        f"{dot_line(7, 12, 5)}\n= Σᵢ cos(Δ·ωᵢ) = {dot_line(7, 12, 5)[-6:]}"
+    )
+
+
+def test_a_static_page_carries_the_module_and_the_state():
+    fragment = static_html(Explorer(pos=3))
+    assert fragment.startswith('<div class="posenc-static" data-kind="lecture">')
+    assert '"pos":3' in fragment and "</script></div>" in fragment
+    assets = page_assets()
+    assert "widthTable" in assets and "</script>" not in assets[:-20]
+    with pytest.raises(TypeError, match="widget == 3"):
+        static_html(3)
 
 
 def test_narrowing_d_clamps_the_pair():
@@ -155,10 +141,8 @@ def test_bad_arguments_are_named(kwargs, error, message):
             lambda: pair_table(1, 8, pair=4),
             "pair == 4, must be in [0, 4), i.e. 0 <= pair < d_model // 2.",
         ),
-        (lambda: circle_title(-1, 1.0), "offset == -1, must be an integer >= 0."),
-        (lambda: circle_title(1, 0.0), "omega == 0.0, must be a finite number > 0."),
     ],
-    ids=["pair-past-the-width", "negative-offset", "zero-frequency"],
+    ids=["pair-past-the-width"],
 )
 def test_bad_arguments_of_the_tables_and_titles_are_named(call, message):
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
@@ -170,20 +154,6 @@ def test_dot_line_rejects_negative_offset():
         ValueError, match=re.escape("offset == -1, must be an integer >= 0.")
     ):
         dot_line(3, 4, -1)
-
-
-@pytest.mark.parametrize(
-    "offset, omega, expected",
-    [
-        (20, 1.0, ["20", "3 turns + 1.15"]),
-        (7, 1.0, ["7", "1 turn + 0.717"]),
-        (3, 0.1, ["0.3", ""]),
-    ],
-)
-def test_circle_title_says_whole_turns_are_dropped(offset, omega, expected):
-    assert circle_title(offset, omega) == expected
-    app = Explorer(pos=2, d_model=2, offset=20)
-    assert app.view["circle"][0][20] == circle_title(20, 1.0)
 
 
 def test_the_module_draws_every_label_in_the_glossary():

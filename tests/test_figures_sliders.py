@@ -6,20 +6,16 @@ import numpy as np
 import pytest
 
 from posenc_lib import (
-    frequencies,
     pos_encoding,
     rotation_matrix,
     sinusoidal_positions,
 )
-from posenc_lib.figures.browser import table_pairs
-from posenc_lib.figures.explorer import pair_table
-from posenc_lib.figures.sliders import (
+from posenc_lib.figures.explorer import (
     PairCircleExplorer,
     PositionExplorer,
     describe_position,
     position_explorer,
 )
-from posenc_lib.formatting import format_number
 
 
 def test_describe_position_matches_the_exercise_card():
@@ -69,44 +65,37 @@ def test_state_and_repr(explorer):
     assert isinstance(explorer, PositionExplorer) and explorer.kind == "position"
     assert (explorer.pos, explorer.d_model) == (1, 8)
     assert (explorer.max_pos, explorer.max_d_model) == (30, 64)
-    assert len(explorer.view["pe"]) == 31, "the heatmap's rows 0 .. max_pos"
     assert repr(explorer) == "PositionExplorer(pos=1, d_model=8)"
+    state = explorer.static_state()
+    assert {"pos", "d_model", "max_pos", "max_d_model", "cmap"} <= set(state)
+    assert not {"drawn", "problem"} & set(state), "a page's report stays live"
 
 
-def _table_text(pos, d_model):
-    """``pair_table`` as rows of cell texts (the gap row left out)."""
-    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", pair_table(pos, d_model))[1:]
-    cells = [re.findall(r"<td>(.*?)</td>", row) for row in rows]
-    return [row for row in cells if row[0] != "&#8942;"]
-
-
-def _drawn_table(explorer):
-    """The pair table the page shows: ``[pair, ω, pos·ω, sin, cos]`` rows of the
-    pairs it lists, from the widget's state, as the page's script reads it."""
-    pos, view = explorer.pos, explorer.view
-    listed = [i for i in table_pairs(explorer.d_model // 2) if i is not None]
-    sin_cos = [format_number(n / 10_000) for n in view["pe"][pos]]
-    return [
-        [str(i), view["freq"][i], angle, sin_cos[2 * i], sin_cos[2 * i + 1]]
-        for i, angle in zip(listed, view["angle"][pos], strict=True)
-    ]
-
-
-@pytest.mark.parametrize(("pos", "d_model"), [(1, 8), (12, 8), (12, 4), (30, 64)])
-def test_what_the_page_draws_is_pos_encoding_and_the_pair_table(explorer, pos, d_model):
+@pytest.mark.parametrize(("pos", "d_model"), [(1, 8), (12, 4), (30, 64)])
+def test_drawn_row_is_the_pages_report_once_it_drew_these_values(
+    explorer, pos, d_model
+):
     explorer.pos, explorer.d_model = pos, d_model  # what the sliders do
     np.testing.assert_allclose(
         explorer.drawn_row(), pos_encoding(pos, d_model), rtol=0, atol=5e-5
     )
-    assert _drawn_table(explorer) == _table_text(pos, d_model)
+    row = sinusoidal_positions([pos], d_model)[0] + 1e-13  # the browser's numbers
+    explorer.drawn = {"pos": pos, "d_model": d_model, "row": row.tolist()}
+    assert explorer.problem == ""
+    np.testing.assert_array_equal(explorer.drawn_row(), row.round(4))
 
 
-def test_a_pos_step_keeps_the_table_and_a_d_model_step_replaces_it(explorer):
-    view = explorer.view
-    explorer.pos = 12
-    assert explorer.view is view
-    explorer.d_model = 16
-    assert explorer.view["d_model"] == 16 and len(explorer.view["pe"][0]) == 16
+def test_a_row_drawn_wrong_is_reported_on_the_page(explorer):
+    row = sinusoidal_positions([3], 8)[0]
+    row[5] += 2e-12
+    explorer.drawn = {"pos": 3, "d_model": 8, "row": row.tolist()}
+    assert explorer.problem == (
+        "PE[3] drawn for d_model = 8 is 2.0e-12 off sinusoidal_positions "
+        "(more than 1e-12)."
+    )
+    explorer.pos = 3
+    explorer.d_model = 10  # not what the page drew: the formula's numbers
+    np.testing.assert_allclose(explorer.drawn_row(), pos_encoding(3, 10), atol=5e-5)
 
 
 def test_invalid_start_values_raise():
@@ -127,9 +116,8 @@ def circle():
 def test_pair_circle_state(circle):
     assert (circle.kind, circle.offset, circle.max_offset) == ("pair-circle", 3, 15)
     assert (circle.pair, circle.n_positions, circle.starts) == (1, 16, [0, 5])
-    assert len(circle.view["pe"]) == 21, "rows up to max(starts) + max_offset"
+    assert circle.max_pos == 20, "rows up to max(starts) + max_offset"
     assert repr(circle) == "PairCircleExplorer(offset=3, d_model=16)"
-    assert circle.static_state()["views"] == {}, "one width: the view is enough"
 
 
 @pytest.mark.parametrize("offset", [0, 1, 7, 15])
@@ -143,8 +131,6 @@ def test_pair_circle_arrows_join_pe_of_p_and_p_plus_offset(circle, offset):
     )
     rotated = table[[0, 5], 2:4] @ rotation_matrix(offset, 16)[2:4, 2:4].T
     np.testing.assert_allclose(ends, rotated, rtol=0, atol=5e-5)
-    turn = f"{offset * frequencies(16)[1]:.3f} rad"
-    assert circle.view["shift"][offset][1].endswith(turn)
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,7 @@ def test_the_wheel_installs_and_imports_in_a_fresh_environment(wheel, tmp_path):
     _install(python, str(wheel))
     code = (
         "import posenc_lib, posenc_lib.figures, posenc_lib.exercise.checkers\n"
-        "from posenc_lib.figures.browser import page_assets; page_assets()\n"
+        "from posenc_lib.figures.explorer import page_assets; page_assets()\n"
         "print(posenc_lib.__file__)\n"
         "print(posenc_lib.sinusoidal_positions([3], 4).round(4).tolist())"
     )

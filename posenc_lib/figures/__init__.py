@@ -3,8 +3,8 @@
 Every figure draws the data the cell computed. :mod:`.style` has
 ``setup_notebook`` and the one ``heatmap``, :mod:`.describe` every figure's text
 alternative; then one module per subject (``encoding``, ``embeddings``,
-``properties``, ``lookback``, ``circles``, ``conventions``); ``sliders`` and
-``explorer`` are drawn in the browser by :mod:`.browser` (anywidget).
+``properties``, ``lookback``, ``circles``, ``conventions``); :mod:`.explorer`
+has the sliders, drawn in the browser (anywidget).
 """
 
 from .circles import clock_faces, pair_circle

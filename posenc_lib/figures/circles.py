@@ -53,7 +53,7 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
     Dots mark positions ``0 .. n_positions - 1``; an arrow joins each position in
     ``starts`` to ``start + offset``. Every arrow turns by the same angle
     ``offset * w_pair``: the rotation of chapter 04. The slider version is
-    :class:`posenc_lib.figures.sliders.PairCircleExplorer`.
+    :class:`posenc_lib.figures.explorer.PairCircleExplorer`.
 
     Parameters
     ----------

@@ -1,64 +1,138 @@
-r"""The lecture explorer: one screen to project while talking about the encoding.
+r"""The course's explorers: sliders drawn in the browser, and their numbers as text.
 
-Four sliders: ``pos`` (the position), ``d_model`` (the width, in steps of 2),
-``Δ`` (an offset) and ``pair`` (which (sin, cos) pair to follow on the circle).
-They drive
+* :func:`position_explorer` (chapter 02): sliders ``pos`` and ``d_model``, the
+  bars of ``PE[pos]``, the heatmap of ``PE`` with row ``pos`` marked, and the
+  pair table (fixed height, so nothing moves while a slider is dragged).
+* :class:`PairCircleExplorer` (chapter 04):
+  :func:`~posenc_lib.figures.circles.pair_circle` with a slider for the offset.
+* :func:`explorer` (the lecture, ``make explorer``): sliders ``pos``,
+  ``d_model``, ``Δ`` and ``pair``; the bars, the heatmap with rows ``pos`` and
+  ``pos + Δ``, one pair on the unit circle turning by ``Δ·ω_i``, the pair table
+  and ``PE[pos] · PE[pos + Δ] = Σ_i cos(Δ·ω_i)``, which depends on ``Δ`` only.
 
-* the encoding ``PE[pos]`` as bars, and beside it a table of each pair's
-  frequency ``ω``, angle ``pos·ω``, sine and cosine;
-* the heatmap of ``PE`` (positions x columns k) with rows ``pos`` and
-  ``pos + Δ`` marked;
-* one pair's point ``(sin a, cos a)`` on the unit circle and where the offset
-  ``Δ`` rotates it: by the angle ``Δ·ω_i``, whatever ``pos`` is;
-* the dot product ``PE[pos] · PE[pos + Δ] = Σ_i cos(Δ·ω_i)``, which depends
-  on ``Δ`` only.
+They are anywidget widgets: one ES module, ``static/explorer.js``, draws them as
+SVG and HTML in JupyterLab, in Voila, on the static site (:func:`static_html`,
+:func:`page_assets`: no kernel, no network) and in the slides. Their state is
+the sliders; the module computes every number with the lines of
+:func:`~posenc_lib.positional.sinusoidal_positions` and prints it as the course
+does, so every step of every slider is drawn without a kernel. In a live kernel
+the page reports the row it drew (``drawn``) and the widget checks it against
+``sinusoidal_positions`` within :data:`DRAWN_TOLERANCE` (``problem``, which the
+page shows if it is ever set). :func:`describe_position`, :func:`pair_table`
+and :func:`dot_line` are the same numbers computed here, to check them against.
 
-:class:`Explorer` is drawn in the browser from numbers posenc_lib computed
-(:mod:`posenc_lib.figures.browser`): in JupyterLab, in Voila (``make explorer``),
-on the static site and in the slides.
-
-The page fits any screen from 1024 x 768 up: the pictures are SVG that scale
-with the space left beside the numbers (never taller than the window).
-
-CSS classes, for styling and for the browser tests: ``posenc-lecture`` (the
-whole app), ``posenc-numbers`` (the table and the dot product), ``posenc-dot``
-(the dot product line), ``posenc-bars``, ``posenc-heatmap``, ``posenc-circle``
-(the pictures, each ``role="img"`` with a text alternative), and
-``posenc-slider-pos``, ``-d_model``, ``-offset``, ``-pair`` (the sliders).
+The lecture explorer fits any screen from 1024 x 768 up at every ``d_model``.
+CSS classes (for styling and the browser tests): ``posenc-lecture`` (the app),
+``posenc-numbers``, ``posenc-dot``, ``posenc-bars``, ``posenc-heatmap``,
+``posenc-circle`` (pictures, ``role="img"`` with a text alternative), and
+``posenc-slider-pos``, ``-d_model``, ``-offset``, ``-pair``.
 """
 
+import html
+import json
+from pathlib import Path
+
+import anywidget
+import matplotlib as mpl
+import numpy as np
 import traitlets
 
 from ..formatting import format_number
-from ..positional import frequencies, pos_encoding
-from ..validation import check_d_model, check_index, check_integer
-from .browser import BrowserWidget, _check_width, table_pairs, width_view
+from ..positional import frequencies, pos_encoding, sinusoidal_positions
+from ..validation import (
+    check_d_model,
+    check_index,
+    check_instance,
+    check_integer,
+    check_positions,
+)
+from .style import PE_CMAP
 
-__all__ = ["Explorer", "dot_line", "explorer", "pair_table"]
+__all__ = [
+    "DRAWN_TOLERANCE",
+    "STATIC",
+    "BrowserWidget",
+    "Explorer",
+    "PairCircleExplorer",
+    "PositionExplorer",
+    "colour_map",
+    "describe_position",
+    "dot_line",
+    "explorer",
+    "page_assets",
+    "pair_table",
+    "position_explorer",
+    "static_html",
+    "table_pairs",
+]
+
+STATIC = Path(__file__).with_name("static")  # explorer.js, explorer.css, embed.js
+_STATE_TYPE = "application/vnd.posenc-widget+json"
+#: How far the browser's ``PE`` may be from ``sinusoidal_positions``: the accuracy
+#: that function promises (1e-12); the browser's own error, on angles up to 70
+#: rad, is a few ulps of 70 (about 1e-14).
+DRAWN_TOLERANCE = 1e-12
+
+
+def table_pairs(n_pairs, most=8):
+    """Pairs a table lists: all, or the first and last few (``None``: the gap).
+
+    Examples
+    --------
+    >>> table_pairs(3)
+    [0, 1, 2]
+    >>> table_pairs(32)
+    [0, 1, 2, 3, 4, 5, None, 30, 31]
+    """
+    n_pairs = check_integer(n_pairs, "n_pairs", min_value=1)
+    most = check_integer(most, "most", min_value=3)
+    if n_pairs <= most:
+        return list(range(n_pairs))
+    return list(range(most - 2)) + [None, n_pairs - 2, n_pairs - 1]
+
+
+def colour_map(n_colours=64):
+    """The heatmaps' colour map (``PE_CMAP``) from -1 to 1, as ``#rrggbb``.
+
+    Examples
+    --------
+    >>> colour_map(3)
+    ['#053061', '#f7f7f7', '#67001f']
+    """
+    n_colours = check_integer(n_colours, "n_colours", min_value=2)
+    cmap = mpl.colormaps[PE_CMAP].resampled(n_colours)
+    return [mpl.colors.to_hex(cmap(i)) for i in range(n_colours)]
+
+
+def describe_position(pos, d_model):
+    """``PE[pos]`` pair by pair, as the exercise card's "tap a position" view.
+
+    One line per pair, ``"pair i (frequency f): sin a = s, cos a = c"``, joined
+    by ``";\n"``; ``a = pos * f``, ``s`` and ``c`` to 4 decimals.
+
+    Examples
+    --------
+    >>> print(describe_position(1, 4))
+    pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403;
+    pair 1 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 0.9999
+    """
+    pos = check_integer(pos, "pos", min_value=0)
+    vector = pos_encoding(pos, d_model)  # (d_model,)
+    parts = []
+    for pair, frequency in enumerate(frequencies(d_model)):
+        angle = f"{pos * frequency:.4g}"
+        sin, cos = map(format_number, vector[2 * pair : 2 * pair + 2])
+        sines = f"sin {angle} = {sin}, cos {angle} = {cos}"
+        parts.append(f"pair {pair} (frequency {frequency:.4g}): {sines}")
+    return ";\n".join(parts)
 
 
 def pair_table(pos, d_model, *, pair=None):
     """HTML table of ``PE[pos]`` pair by pair: frequency, angle, sine and cosine.
 
-    The explorers show this table (drawn in the browser from their state); this
-    is the same table computed straight from the library, to check them against.
-
-    Parameters
-    ----------
-    pos : int
-        A non-negative position.
-    d_model : int
-        Width of the encoding, an even integer >= 2.
-    pair : int, optional
-        A pair to highlight (bold), as the one followed on the unit circle; in
-        ``[0, d_model // 2)``.
-
-    Returns
-    -------
-    str
-        A ``<table>`` with one row per pair (the first and last pairs only when
-        ``d_model > 16``, so at most 9 rows), angles to 4 significant digits,
-        sines and cosines to 4 decimals.
+    The table the explorers draw, computed here. One row per pair (the first and
+    last pairs only when ``d_model > 16``); ``pair`` (in ``[0, d_model // 2)``)
+    is bold. Angles to 4 significant digits, sines and cosines to 4 decimals.
 
     Examples
     --------
@@ -78,28 +152,15 @@ def pair_table(pos, d_model, *, pair=None):
         if i is None:
             rows.append('<tr><td>&#8942;</td><td colspan="4"></td></tr>')
             continue
-        sin, cos = encoding[2 * i], encoding[2 * i + 1]
         style = ' style="font-weight: bold"' if i == pair else ""
-        angle, sin_cos = f"{pos * omega[i]:.4g}", map(format_number, (sin, cos))
-        cells = (str(i), f"{omega[i]:.4g}", angle, *sin_cos)
+        sin_cos = map(format_number, encoding[2 * i : 2 * i + 2])
+        cells = (str(i), f"{omega[i]:.4g}", f"{pos * omega[i]:.4g}", *sin_cos)
         rows.append(f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     return "<table>" + "\n".join(rows) + "</table>"
 
 
 def dot_line(pos, d_model, offset):
-    """The dot product ``PE[pos] . PE[pos + offset]`` as one line of text.
-
-    Parameters
-    ----------
-    pos, offset : int
-        Non-negative position and offset.
-    d_model : int
-        Width of the encoding, an even integer >= 2.
-
-    Returns
-    -------
-    str
-        Computed from the two encodings, to 4 decimals.
+    """The dot product ``PE[pos] . PE[pos + offset]`` as one line, to 4 decimals.
 
     Examples
     --------
@@ -112,6 +173,184 @@ def dot_line(pos, d_model, offset):
     offset = check_integer(offset, "offset", min_value=0)
     value = pos_encoding(pos, d_model) @ pos_encoding(pos + offset, d_model)
     return f"PE[{pos}] · PE[{pos + offset}] = {format_number(value)}"
+
+
+def _check_width(d_model, max_d_model):
+    """``d_model`` checked, and within the slider's reach ``max_d_model``."""
+    d_model = check_d_model(d_model)
+    if d_model > max_d_model:
+        raise ValueError(
+            f"d_model == {d_model}, must be an even integer in [2, {max_d_model}] "
+            f"(max_d_model == {max_d_model})."
+        )
+    return d_model
+
+
+class BrowserWidget(anywidget.AnyWidget):
+    """What the explorers share: the module, the sliders, the check of what is drawn.
+
+    ``drawn`` is the page's report after each draw (``pos``, ``d_model`` and
+    ``row``, the ``PE[pos]`` it computed); ``problem`` is empty while that row
+    is ``sinusoidal_positions``'s within :data:`DRAWN_TOLERANCE`, else says how
+    far off it is (the page shows it).
+    """
+
+    _esm = STATIC / "explorer.js"
+    _css = STATIC / "explorer.css"
+    kind = traitlets.Unicode("").tag(sync=True)
+    pos = traitlets.Int(1).tag(sync=True)
+    d_model = traitlets.Int(8).tag(sync=True)
+    max_pos = traitlets.Int(50).tag(sync=True)
+    max_d_model = traitlets.Int(64).tag(sync=True)
+    cmap = traitlets.List().tag(sync=True)
+    drawn = traitlets.Dict().tag(sync=True)  # written by the page
+    problem = traitlets.Unicode("").tag(sync=True)  # written here
+
+    def __init__(self, **state):
+        super().__init__(cmap=colour_map(), **state)
+        self.observe(self._check_drawn, names="drawn")
+
+    def _check_drawn(self, change):
+        if not change["new"]:
+            return
+        pos, d_model, row = (change["new"].get(k) for k in ("pos", "d_model", "row"))
+        expected = sinusoidal_positions([pos], d_model)[0]  # (d_model,)
+        error = np.max(np.abs(np.asarray(row, dtype=float) - expected))
+        self.problem = (
+            ""
+            if error <= DRAWN_TOLERANCE
+            else f"PE[{pos}] drawn for d_model = {d_model} is {error:.1e} off "
+            f"sinusoidal_positions (more than {DRAWN_TOLERANCE})."
+        )
+
+    def drawn_row(self):
+        """``PE[pos]`` as the page shows it, to 4 decimals, ``(d_model,)``.
+
+        The page's own numbers once it has drawn the sliders' current values
+        (and Python has checked them); before that, the formula's.
+        """
+        drawn = self.drawn
+        if (drawn.get("pos"), drawn.get("d_model")) == (self.pos, self.d_model):
+            return np.round(np.asarray(drawn["row"], dtype=float), 4)
+        return np.round(sinusoidal_positions([self.pos], self.d_model)[0], 4)
+
+    def static_state(self):
+        """The state a page without a kernel draws from (no private or report keys)."""
+        state = self.get_state()
+        skip = {"drawn", "problem"}
+        return {
+            k: v for k, v in state.items() if not k.startswith("_") and k not in skip
+        }
+
+
+def static_html(widget):
+    """The widget as an HTML fragment for a page without a kernel.
+
+    The fragment holds :meth:`BrowserWidget.static_state` as JSON; the script of
+    :func:`page_assets` draws it with the same module as JupyterLab.
+    """
+    what = "a course explorer: PositionExplorer, PairCircleExplorer or Explorer"
+    check_instance(widget, "widget", BrowserWidget, what=what)
+    state = json.dumps(widget.static_state(), separators=(",", ":"))
+    state = state.replace("</", "<\\/")  # never ends the script element early
+    return (
+        f'<div class="posenc-static" data-kind="{html.escape(widget.kind)}">'
+        f'<script type="{_STATE_TYPE}">{state}</script></div>'
+    )
+
+
+def page_assets():
+    """``<style>`` and ``<script>`` that draw every :func:`static_html` of a page.
+
+    Inline (no file beside the page), classic (no module import, so ``file://``
+    works) and offline: the ES module's text is imported from a ``blob:`` URL.
+    """
+    css = (STATIC / "explorer.css").read_text(encoding="utf-8")
+    module = json.dumps((STATIC / "explorer.js").read_text(encoding="utf-8"))
+    shim = (STATIC / "embed.js").read_text(encoding="utf-8")
+    script = f"window.POSENC_WIDGET_MODULE = {module};\n{shim}".replace("</", "<\\/")
+    return f"<style>{css}</style>\n<script>{script}</script>\n"
+
+
+class PositionExplorer(BrowserWidget):
+    """Sliders for ``pos`` (0 to ``max_pos``) and ``d_model`` (2 to ``max_d_model``,
+    in steps of 2); chapter 02 calls it ``position_explorer``.
+
+    Examples
+    --------
+    >>> explorer = position_explorer(pos=3, d_model=4)
+    >>> explorer.drawn_row()  # PE[3] as the page shows it, to 4 decimals
+    array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
+    >>> explorer.pos = 0  # what moving the slider does
+    >>> explorer.drawn_row()
+    array([0., 1., 0., 1.])
+    """
+
+    def __init__(self, pos=1, d_model=8, *, max_pos=50, max_d_model=64):
+        max_pos = check_integer(max_pos, "max_pos", min_value=1)
+        max_d_model = check_d_model(max_d_model, name="max_d_model")
+        pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
+        d_model = _check_width(d_model, max_d_model)
+        limits = {"max_pos": max_pos, "max_d_model": max_d_model}
+        super().__init__(kind="position", pos=pos, d_model=d_model, **limits)
+
+    def __repr__(self):
+        return f"PositionExplorer(pos={self.pos}, d_model={self.d_model})"
+
+
+position_explorer = PositionExplorer  # chapter 02's name for it
+
+
+class PairCircleExplorer(BrowserWidget):
+    """:func:`~posenc_lib.figures.circles.pair_circle` with a slider for the offset.
+
+    The dots of one pair for positions ``0 .. n_positions - 1`` on the unit
+    circle and an arrow from each of ``starts`` to ``start + Δ``; a step of the
+    slider (``offset``, ``0 .. max_offset``) moves only the arrows and the title.
+
+    Examples
+    --------
+    >>> circle = PairCircleExplorer(offset=3, d_model=16, pair=1)
+    >>> circle.offset = 4  # what moving the slider does
+    >>> circle.arrow_points().shape  # (start, end) of the arrows from 0 and 5
+    (2, 2, 2)
+    >>> circle.arrow_points()[1, 1]  # pair 1 of PE[5 + 4], as the page draws it
+    array([ 0.2913, -0.9566])
+    """
+
+    offset = traitlets.Int(3).tag(sync=True)
+    max_offset = traitlets.Int(15).tag(sync=True)
+    pair = traitlets.Int(1).tag(sync=True)
+    n_positions = traitlets.Int(16).tag(sync=True)
+    starts = traitlets.List().tag(sync=True)
+
+    def __init__(
+        self, offset=3, *, d_model=16, pair=1, n_positions=16, starts=(0, 5),
+        max_offset=15,
+    ):  # fmt: skip
+        max_offset = check_integer(max_offset, "max_offset", min_value=0)
+        offset = check_index(offset, "offset", max_offset + 1, what="max_offset + 1")
+        d_model = check_d_model(d_model)
+        pair = check_index(pair, "pair", d_model // 2, what="d_model // 2")
+        n_positions = check_integer(n_positions, "n_positions", min_value=1)
+        starts = [int(s) for s in check_positions(starts, name="starts")]
+        max_pos = max(n_positions - 1, max(starts) + max_offset)
+        limits = {"max_offset": max_offset, "max_pos": max_pos, "max_d_model": d_model}
+        circle = {"pair": pair, "n_positions": n_positions, "starts": starts}
+        super().__init__(
+            kind="pair-circle", offset=offset, d_model=d_model, **circle, **limits
+        )
+
+    def __repr__(self):
+        return f"PairCircleExplorer(offset={self.offset}, d_model={self.d_model})"
+
+    def arrow_points(self):
+        """Arrows drawn now, ``(n_starts, 2, 2)``: ``[i, 0]`` start, ``[i, 1]`` end,
+        each pair ``self.pair`` of ``PE`` to 4 decimals."""
+        rows = [[s, s + self.offset] for s in self.starts]  # (n_starts, 2)
+        table = sinusoidal_positions(np.ravel(rows), self.d_model)  # (2 n_starts, d)
+        ends = table[:, 2 * self.pair : 2 * self.pair + 2].reshape(-1, 2, 2)
+        return np.round(ends, 4)  # (n_starts, 2, 2)
 
 
 class _Value:
@@ -130,42 +369,24 @@ class _Value:
 
 
 class _Numbers:
-    """The numbers panel's text, as the browser writes it from the state."""
+    """``numbers.value``: the dot product lines under the table."""
 
     def __init__(self, widget):
         self._widget = widget
 
     @property
     def value(self):
-        return self._widget.dot_text()
+        pos, d_model, offset, _ = self._widget.values()
+        line = dot_line(pos, d_model, offset)
+        return f"{line}\n= Σᵢ cos(Δ·ωᵢ) = {line.rsplit(' = ', 1)[1]}"
 
 
 class Explorer(BrowserWidget):
-    """The explorer app: sliders, the pictures and the numbers, drawn in the browser.
+    """The lecture's explorer: sliders ``pos``, ``d_model``, ``Δ`` (``offset``)
+    and ``pair``, up to ``max_pos``, ``max_d_model``, ``max_offset``.
 
-    Parameters
-    ----------
-    pos, d_model, offset, pair : int
-        Starting values of the sliders ``pos``, ``d_model``, ``Δ`` and ``pair``.
-    max_pos, max_d_model, max_offset : int
-        Largest values the sliders reach.
-
-    Attributes
-    ----------
-    pos, d_model, offset, pair : int
-        The sliders' values (synced with the browser).
-    view : dict
-        The numbers drawn for the current ``d_model``
-        (:func:`~posenc_lib.figures.browser.width_view`).
-    sliders : dict
-        ``sliders[name].value`` for ``"pos"``, ``"d"``, ``"offset"``, ``"pair"``.
-    numbers : object
-        ``numbers.value``: the dot product lines the page shows now.
-
-    Raises
-    ------
-    TypeError, ValueError
-        If a value is not an integer in its slider's range, or ``d_model`` is odd.
+    ``sliders[name].value`` (``"pos"``, ``"d"``, ``"offset"``, ``"pair"``) sets
+    a slider; ``numbers.value`` is the dot product lines the page shows.
 
     Examples
     --------
@@ -175,9 +396,10 @@ class Explorer(BrowserWidget):
     >>> app.sliders["pos"].value = 5
     >>> "PE[5] · PE[7]" in app.numbers.value
     True
-    >>> app.d_model = 2  # what the d_model slider does: a new table, pair clamped
-    >>> app.view["d_model"], app.pair
-    (2, 0)
+    >>> app.d_model, app.pair = 8, 3
+    >>> app.d_model = 2  # what the d_model slider does: the pair is clamped
+    >>> app.pair
+    0
     """
 
     offset = traitlets.Int(2).tag(sync=True)
@@ -185,16 +407,9 @@ class Explorer(BrowserWidget):
     max_offset = traitlets.Int(20).tag(sync=True)
 
     def __init__(
-        self,
-        pos=1,
-        d_model=8,
-        offset=2,
-        pair=0,
-        *,
-        max_pos=50,
-        max_d_model=64,
+        self, pos=1, d_model=8, offset=2, pair=0, *, max_pos=50, max_d_model=64,
         max_offset=20,
-    ):
+    ):  # fmt: skip
         max_pos = check_integer(max_pos, "max_pos", min_value=1)
         max_offset = check_integer(max_offset, "max_offset", min_value=1)
         max_d_model = check_d_model(max_d_model, "max_d_model")
@@ -209,28 +424,18 @@ class Explorer(BrowserWidget):
         names = {"pos": "pos", "d": "d_model", "offset": "offset", "pair": "pair"}
         self.sliders = {key: _Value(self, name) for key, name in names.items()}
         self.numbers = _Numbers(self)
+        self.observe(self._clamp_pair, names="d_model")
 
     def __repr__(self):
         pos, d_model, offset, pair = self.values()
         return f"Explorer(pos={pos}, d_model={d_model}, offset={offset}, pair={pair})"
 
-    def _view(self, d_model):
-        n_positions = self.max_pos + self.max_offset + 1  # every pos + Δ
-        return width_view(d_model, n_positions, self.max_offset)
-
-    def _width_changed(self, change=None):
+    def _clamp_pair(self, change):
         self.pair = min(self.pair, self.d_model // 2 - 1)
-        super()._width_changed(change)
 
     def values(self):
         """The current ``(pos, d_model, offset, pair)``."""
         return self.pos, self.d_model, self.offset, self.pair
-
-    def dot_text(self):
-        """The dot product lines under the table, from the state the page draws."""
-        pos, offset = self.pos, self.offset
-        sim = self.view["sim"][offset]
-        return f"PE[{pos}] · PE[{pos + offset}] = {sim}\n= Σᵢ cos(Δ·ωᵢ) = {sim}"
 
 
 explorer = Explorer  # the notebooks' name for it

@@ -9,10 +9,10 @@ notebook to a source file of the repository (``../posenc_lib/properties.py``) is
 kept working: the file is copied into ``site/source/`` and the link points there.
 
 The slider widgets of the chapters have no kernel here, and need none: they are
-drawn in the browser (``posenc_lib/figures/browser.py``) by the same ES module as
+drawn in the browser (``posenc_lib/figures/explorer.py``) by the same ES module as
 in JupyterLab. Each widget output is replaced by the widget's state, made now by
-posenc_lib with the cell's arguments, with the table of every ``d_model`` its
-slider reaches (:func:`embed_widgets`); the first one on a page carries the
+posenc_lib with the cell's arguments (the module computes every number it
+shows: :func:`embed_widgets`); the first one on a page carries the
 module and its style sheet, inline, so a page works from ``file://``.
 
 A widget this script does not know is shown as a note (open the notebook in
@@ -44,9 +44,13 @@ import nbformat
 from nbconvert import HTMLExporter
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 
-from posenc_lib.figures.browser import page_assets, static_html
-from posenc_lib.figures.explorer import Explorer
-from posenc_lib.figures.sliders import PairCircleExplorer, PositionExplorer
+from posenc_lib.figures.explorer import (
+    Explorer,
+    PairCircleExplorer,
+    PositionExplorer,
+    page_assets,
+    static_html,
+)
 from posenc_tools import ROOT
 
 NOTEBOOKS = ROOT / "notebooks"
@@ -318,7 +322,7 @@ def embed_widgets(notebook):
     """Replace the outputs of the widgets in :data:`WIDGETS` by their static page.
 
     Each becomes ``text/html``: the widget's state for every setting its sliders
-    reach (:func:`posenc_lib.figures.browser.static_html`); the first also
+    reach (:func:`posenc_lib.figures.explorer.static_html`); the first also
     carries the module that draws them (``page_assets``), so the page needs no
     other file. Works in place; returns the widgets' specs, in page order. Other
     widget outputs are left as they are. Used by this build and by

@@ -20,8 +20,6 @@ import pytest
 from posenc_tools import ROOT, build_site
 
 import posenc_lib
-from posenc_lib import frequencies, offset_similarity, pos_encoding
-from posenc_lib.formatting import format_number
 
 WIDGET = build_site.WIDGET_MIME
 
@@ -222,43 +220,12 @@ def states():
     return _course_states()
 
 
-def _decode(n):
-    """The page's decoding: an integer count of 1e-4 as the 4-decimal text."""
-    return f"{n / 10_000:.4f}"
-
-
 def test_every_kind_of_widget_is_embedded(states):
     assert sorted(states) == ["lecture", "pair-circle", "position"]
 
 
-def test_the_table_is_pos_encoding_to_4_decimals_for_every_slider_setting(states):
-    lecture = states["lecture"]
-    assert sorted(map(int, lecture["views"])) == list(range(2, 65, 2))
-    for key, view in lecture["views"].items():
-        d_model = int(key)
-        assert view["d_model"] == d_model and len(view["pe"]) == 71, "0..50 + 20"
-        for pos in range(71):
-            expected = [format_number(x) for x in pos_encoding(pos, d_model)]
-            assert [_decode(n) for n in view["pe"][pos]] == expected, (pos, d_model)
-
-
-def test_frequencies_are_shown_as_the_table_prints_them(states):
-    for key, view in states["lecture"]["views"].items():
-        omega = frequencies(int(key))
-        assert view["freq"] == [f"{w:.4g}" for w in omega]
-        assert view["omega"] == omega.tolist()
-
-
-def test_the_dot_product_is_the_closed_form(states):
-    # that it is the dot product at every pos: tests/test_properties.py
-    for key, view in states["lecture"]["views"].items():
-        closed = offset_similarity(list(range(21)), int(key))
-        assert view["sim"] == [format_number(x) for x in closed]
-
-
-def test_encoding_never_gives_minus_zero():
-    view = find_in_posenc_lib("width_view")(2, 315)
-    assert all(_decode(n) != "-0.0000" for row in view["pe"] for n in row)
+# The numbers the module draws, for every d_model: tests/browser/
+# test_explorer_numbers.py.
 
 
 def test_colour_map_runs_blue_to_white_to_red(states):

@@ -1,11 +1,15 @@
 // The course's explorers, drawn in the browser: one ES module for every host.
 //
 // JupyterLab and Voila load it through anywidget; the static site and the slides
-// load it through posenc-embed.js, which gives it a model made of the same state.
-// Every number shown comes from posenc_lib as widget state ("view": the table of
-// the current d_model as printed strings, see posenc_lib/figures/browser.py); this
-// module only places them. A pos, Δ or pair step is drawn here at once; a d_model
-// step uses a view from "views" (static pages) or asks Python for a new one.
+// load it through embed.js, which gives it a model made of the same state. The
+// state holds the sliders only: this module computes every number it shows with
+// the lines of posenc_lib's sinusoidal_positions (divisor = 10000 ** (2i / d),
+// angle = pos / divisor, sin and cos), and prints them as the course does (4
+// decimals, 4 significant digits). Every step of every slider is drawn here, with
+// no kernel; in a live kernel the widget reports the row it drew ("drawn") and
+// Python checks it ("problem", shown if ever set). tests/browser/
+// test_explorer_numbers.py compares these numbers and strings with Python's for
+// every d_model the slider reaches.
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIN_COLOUR = "#1f77b4"; // matplotlib's tab:blue: the sine columns
@@ -44,6 +48,62 @@ function ticks(n, most) {
   return out;
 }
 
+// ------------------------------------------------------------------ numbers
+
+const BASE = 10000;
+
+// f"{value:.4f}" as posenc_lib.formatting.format_number prints it: no "-0.0000"
+export function fixed4(value) {
+  const out = value.toFixed(4);
+  return out === "-0.0000" ? "0.0000" : out;
+}
+
+// Python's f"{value:.{digits}g}": significant digits, trailing zeros dropped
+export function general(value, digits) {
+  if (value === 0) return "0";
+  const strip = (t) => (t.includes(".") ? t.replace(/\.?0+$/, "") : t);
+  const [mantissa, power] = value.toExponential(digits - 1).split("e");
+  const exponent = Number(power);
+  if (exponent >= -4 && exponent < digits)
+    return strip(value.toFixed(digits - 1 - exponent));
+  const sign = exponent < 0 ? "-" : "+";
+  return `${strip(mantissa)}e${sign}${String(Math.abs(exponent)).padStart(2, "0")}`;
+}
+
+// The table of one width, positions 0 .. nRows - 1, by sinusoidal_positions'
+// lines: pe[pos][2i] = sin(pos / divisor_i), pe[pos][2i + 1] = cos(...).
+export function widthTable(dModel, nRows) {
+  const divisor = [...Array(dModel / 2).keys()].map((i) => BASE ** ((2 * i) / dModel));
+  const omega = divisor.map((d) => 1 / d); // frequencies(d_model)
+  const pe = [...Array(nRows).keys()].map((pos) => divisor.flatMap((d) =>
+    [Math.sin(pos / d), Math.cos(pos / d)]));
+  return { dModel, divisor, omega, pe, freq: omega.map((w) => general(w, 4)) };
+}
+
+// PE[p] · PE[p + Δ] = Σ_i cos(Δ / divisor_i), any p (offset_similarity)
+export function similarity(table, offset) {
+  return table.divisor.reduce((sum, d) => sum + Math.cos(offset / d), 0);
+}
+
+// The circle's title: Δ·ω, and whole turns plus the rest past a whole turn.
+export function circleTitle(table, pair, offset) {
+  const angle = offset * table.omega[pair];
+  const turns = Math.floor(angle / (2 * Math.PI));
+  const lines = [`pair ${pair}: Δ·ω = ${general(angle, 3)} rad`];
+  if (turns > 0) {
+    const rest = angle - 2 * Math.PI * turns;
+    lines.push(`= ${turns} turn${turns === 1 ? "" : "s"} + ${general(rest, 3)} rad`);
+  }
+  return lines;
+}
+
+// The pair table's rows for PE[pos]: [pair, ω, pos·ω, sin, cos] (null: the gap)
+export function tableRows(table, pos) {
+  return tablePairs(table.omega.length).map((i) => i === null ? null : [String(i),
+    table.freq[i], general(pos * table.omega[i], 4), fixed4(table.pe[pos][2 * i]),
+    fixed4(table.pe[pos][2 * i + 1])]);
+}
+
 // ------------------------------------------------------------------ sliders
 
 function slider(parent, name, label, onInput) {
@@ -54,8 +114,12 @@ function slider(parent, name, label, onInput) {
   const input = el("input", { type: "range", id, "data-name": name }, box);
   const readout = el("output", { for: id }, box);
   input.addEventListener("input", () => onInput(Number(input.value)));
-  // keys belong to the slider, not to the host's shortcuts (JupyterLab's)
-  input.addEventListener("keydown", (event) => event.stopPropagation());
+  // keys belong to the slider, not to the host's shortcuts (JupyterLab's,
+  // reveal.js's); Escape hands them back to the page
+  input.addEventListener("keydown", (event) => {
+    event.stopPropagation();
+    if (event.key === "Escape") input.blur();
+  });
   return {
     input,
     set(value, min, max, step = 1) {
@@ -113,7 +177,7 @@ function barsFigure(parent) {
     },
     show(values, pair, titleText, label) {
       rects.forEach((rect, k) => {
-        const v = parseFloat(values[k]);
+        const v = values[k];
         rect.setAttribute("y", Math.min(y(v), y(0)));
         rect.setAttribute("height", Math.abs(y(v) - y(0)));
         rect.classList.toggle("posenc-bar-pair", pair !== null && (k >> 1) === pair);
@@ -166,7 +230,7 @@ function heatmapFigure(parent, cmap) {
       canvas.height = nRows;
       const ctx = canvas.getContext("2d");
       pe.forEach((row, p) => row.forEach((value, k) => {
-        ctx.fillStyle = colour(cmap, parseFloat(value));
+        ctx.fillStyle = colour(cmap, value);
         ctx.fillRect(k, p, 1, 1);
       }));
       image.setAttribute("href", canvas.toDataURL());
@@ -224,8 +288,8 @@ function circleFigure(parent) {
     // (sin, cos) at pos and pos + Δ are the table's numbers; the arc between them
     // turns by Δ·ω modulo a whole turn, clockwise as the positions go.
     show(from, to, angle, turn, titleLines, label) {
-      const [x0, y0] = at(parseFloat(from[0]), parseFloat(from[1]));
-      const [x1, y1] = at(parseFloat(to[0]), parseFloat(to[1]));
+      const [x0, y0] = at(...from);
+      const [x1, y1] = at(...to);
       start.setAttribute("cx", x0); start.setAttribute("cy", y0);
       end.setAttribute("cx", x1); end.setAttribute("cy", y1);
       const points = [];
@@ -254,8 +318,8 @@ function pairCircleFigure(parent, view, pair, nDots, nArrows) {
     svgEl("defs", {}, svg));
   svgEl("path", { d: "M 0 0 L 10 5 L 0 10", class: "posenc-arrow-head" }, marker);
   svgEl("circle", { cx, cy, r, class: "posenc-unit" }, svg);
-  const at = (row) => [cx + r * parseFloat(view.pe[row][2 * pair]),
-    cy - r * parseFloat(view.pe[row][2 * pair + 1])];
+  const at = (row) => [cx + r * view.pe[row][2 * pair],
+    cy - r * view.pe[row][2 * pair + 1]];
   for (let p = 0; p < nDots; p++) {
     const [x, y] = at(p);
     svgEl("circle", { cx: x, cy: y, r: 5, class: "posenc-start" }, svg);
@@ -283,31 +347,53 @@ function pairCircleFigure(parent, view, pair, nDots, nArrows) {
   };
 }
 
+// The browser tells the kernel what it drew; Python checks it (the widget's
+// "problem", shown here if it is ever set). On a static page this goes nowhere.
+function report(model, shown, pos, table) {
+  model.set("drawn", { shown, pos, d_model: table.dModel, row: table.pe[pos] });
+  model.save_changes();
+}
+
+function problemLine(model, root) {
+  const line = el("p", { class: "posenc-problem", role: "alert" }, root);
+  const show = () => { line.textContent = model.get("problem") || ""; };
+  model.on("change:problem", show);
+  show();
+  return () => model.off("change:problem", show);
+}
+
 function buildPairCircle(model, root) {
   root.classList.add("posenc-widget", "posenc-pair-circle");
   root.dataset.lmSuppressShortcuts = "true";
   const controls = el("div", { class: "posenc-controls" }, root);
-  const view = decode(model.get("view"));
-  const pair = model.get("pair"), starts = model.get("starts");
+  const d = model.get("d_model"), pair = model.get("pair");
+  const starts = model.get("starts"), maxOffset = model.get("max_offset");
+  const view = widthTable(d, Math.max(model.get("n_positions"),
+    Math.max(...starts) + maxOffset + 1));
+  const omega = view.omega[pair];
   const figure = pairCircleFigure(el("div", { class: "posenc-pictures" }, root),
     view, pair, model.get("n_positions"), starts.length);
   const offsetSlider = slider(controls, "offset", "Δ", (value) => {
     model.set("offset", value);
     model.save_changes();
   });
+  const unwatch = problemLine(model, root);
   function draw() {
     const offset = model.get("offset");
-    offsetSlider.set(offset, 0, model.get("max_offset"));
-    const titles = view.shift[offset];
+    offsetSlider.set(offset, 0, maxOffset);
+    const titles = [`pair ${pair} of d_model = ${d}: Δ = ${offset}`,
+      `turns by Δ·ω = ${offset} × ${omega.toFixed(3)} = ` +
+      `${(offset * omega).toFixed(3)} rad`];
     const ends = starts.map((s) => `PE[${s}] to PE[${s + offset}]: (` +
-      `${shown(view.pe[s + offset][2 * pair])}, ` +
-      `${shown(view.pe[s + offset][2 * pair + 1])})`);
+      `${shown(fixed4(view.pe[s + offset][2 * pair]))}, ` +
+      `${shown(fixed4(view.pe[s + offset][2 * pair + 1]))})`);
     figure.show(starts, offset, titles, `${titles.join(" ")}; ${ends.join("; ")}`);
     root.dataset.shown = String(offset);
+    report(model, root.dataset.shown, starts[0] + offset, view);
   }
   model.on("change:offset", draw);
   draw();
-  return () => model.off("change:offset", draw);
+  return () => { model.off("change:offset", draw); unwatch(); };
 }
 
 // ------------------------------------------------------------------ numbers
@@ -320,18 +406,15 @@ function pairTable(parent) {
   const body = el("tbody", {}, table);
   return {
     show(view, pos, pair) {
-      const rows = tablePairs(view.freq.length).map((i) => {
+      const rows = tableRows(view, pos).map((cells, k) => {
         const row = el("tr");
-        if (i === null) {
+        if (cells === null) {
           el("td", {}, row).textContent = "\u22ee";
           el("td", { colspan: 4 }, row);
           return row;
         }
-        const pe = view.pe[pos];
-        const cells = [String(i), view.freq[i], view.angle[pos][i],
-          shown(pe[2 * i]), shown(pe[2 * i + 1])];
-        for (const cell of cells) el("td", {}, row).textContent = cell;
-        if (i === pair) row.classList.add("posenc-current");
+        for (const cell of cells) el("td", {}, row).textContent = shown(cell);
+        if (Number(cells[0]) === pair) row.classList.add("posenc-current");
         return row;
       });
       body.replaceChildren(...rows);
@@ -342,36 +425,8 @@ function pairTable(parent) {
 // ------------------------------------------------------------------ the widgets
 
 function vectorLabel(pe, pos, dModel) {
-  const values = pe.slice(0, 6).map(shown).join(", ");
+  const values = pe.slice(0, 6).map((v) => shown(fixed4(v))).join(", ");
   return `PE[${pos}] for d_model = ${dModel}: ${values}${pe.length > 6 ? ", …" : ""}`;
-}
-
-// The state keeps the numbers compact (see browser.py): PE as integers of 1e-4,
-// angles for the table's pairs only, the circle's angle and what is left after
-// whole turns. Here they become the strings the page shows, once per view.
-const decoded = new WeakMap();
-
-function decode(view) {
-  if (!decoded.has(view)) {
-    const pairs = tablePairs(view.freq.length).filter((i) => i !== null);
-    const angle = view.angle.map((row) => {
-      const out = [];
-      pairs.forEach((i, j) => { out[i] = row[j]; });
-      return out;
-    });
-    const circle = (view.circle || []).map((row, i) => row.map(([a, rest]) =>
-      [`pair ${i}: Δ·ω = ${a} rad`, ...(rest ? [`= ${rest} rad`] : [])]));
-    decoded.set(view, { ...view, angle, circle,
-      pe: view.pe.map((row) => row.map((n) => (n / 1e4).toFixed(4))) });
-  }
-  return decoded.get(view);
-}
-
-function currentView(model) {
-  const d = model.get("d_model");
-  const views = model.get("views") || {};
-  const view = views[String(d)] || model.get("view");
-  return view && view.d_model === d ? decode(view) : null;
 }
 
 function build(model, root) {
@@ -393,6 +448,9 @@ function build(model, root) {
   const lower = el("div", { class: "posenc-lower" }, pictures);
   parts.heatmap = heatmapFigure(lower, model.get("cmap"));
   parts.circle = lecture ? circleFigure(lower) : null;
+  const unwatch = problemLine(model, root);
+  // rows of the heatmap: every pos, and for the lecture every pos + Δ
+  const nRows = model.get("max_pos") + (lecture ? model.get("max_offset") : 0) + 1;
 
   const set = (name, value) => {
     model.set(name, value); // fires change:<name>, which draws
@@ -410,12 +468,11 @@ function build(model, root) {
       set(name, value);
     });
   }
-  let drawnWidth = null;
+  let view = null;
 
   function draw() {
     const pos = model.get("pos"), d = model.get("d_model");
     const offset = lecture ? model.get("offset") : 0;
-    const view = currentView(model);
     const pair = lecture ? Math.min(model.get("pair"), d / 2 - 1) : null;
     sliders.pos.set(pos, 0, model.get("max_pos"));
     sliders.d_model.set(d, 2, model.get("max_d_model"), 2);
@@ -423,16 +480,14 @@ function build(model, root) {
       sliders.offset.set(offset, 0, model.get("max_offset"));
       sliders.pair.set(pair, 0, d / 2 - 1);
     }
-    if (view === null) { root.classList.add("posenc-waiting"); return; }
-    root.classList.remove("posenc-waiting");
-    if (drawnWidth !== d) {
+    if (view === null || view.dModel !== d) {
+      view = widthTable(d, nRows);
       parts.bars.setWidth(d);
       parts.heatmap.setTable(view.pe);
-      drawnWidth = d;
     }
     const pe = view.pe[pos];
     const label = vectorLabel(pe, pos, d);
-    const last = view.pe.length - 1;
+    const last = nRows - 1;
     if (lecture) {
       parts.bars.show(pe, pair, `PE[${pos}], d_model = ${d}`, label);
       parts.heatmap.show([pos, pos + offset], "PE: rows pos and pos + Δ",
@@ -442,14 +497,14 @@ function build(model, root) {
       const to = view.pe[pos + offset];
       const omega = view.omega[pair];
       const turn = (offset * omega) % (2 * Math.PI);
-      const titles = view.circle[pair][offset];
+      const titles = circleTitle(view, pair, offset);
+      const [s0, c0, s1, c1] = [pe[2 * pair], pe[2 * pair + 1], to[2 * pair],
+        to[2 * pair + 1]].map((v) => shown(fixed4(v)));
       parts.circle.show([pe[2 * pair], pe[2 * pair + 1]],
         [to[2 * pair], to[2 * pair + 1]], pos * omega, turn, titles,
-        `pair ${pair}: (sin, cos) = (${shown(pe[2 * pair])}, ` +
-        `${shown(pe[2 * pair + 1])}) at pos = ${pos} and ` +
-        `(${shown(to[2 * pair])}, ${shown(to[2 * pair + 1])}) at pos + Δ = ` +
-        `${pos + offset}; ${titles.join(" ")}`);
-      const sim = shown(view.sim[offset]);
+        `pair ${pair}: (sin, cos) = (${s0}, ${c0}) at pos = ${pos} and ` +
+        `(${s1}, ${c1}) at pos + Δ = ${pos + offset}; ${titles.join(" ")}`);
+      const sim = shown(fixed4(similarity(view, offset)));
       parts.dot.replaceChildren();
       el("div", {}, parts.dot).textContent =
         `PE[${pos}] · PE[${pos + offset}] = ${sim}`;
@@ -463,12 +518,13 @@ function build(model, root) {
     }
     parts.table.show(view, pos, pair);
     root.dataset.shown = lecture ? [pos, d, offset, pair].join(",") : [pos, d].join(",");
+    report(model, root.dataset.shown, pos, view);
   }
 
-  const events = ["pos", "d_model", "offset", "pair", "view"].map((n) => `change:${n}`);
+  const events = ["pos", "d_model", "offset", "pair"].map((n) => `change:${n}`);
   for (const event of events) model.on(event, draw);
   draw();
-  return () => { for (const event of events) model.off(event, draw); };
+  return () => { for (const event of events) model.off(event, draw); unwatch(); };
 }
 
 function render({ model, el: root }) {

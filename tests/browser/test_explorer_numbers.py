@@ -1,0 +1,98 @@
+"""The explorers' module computes the numbers Python computes, for every d_model.
+
+explorer.js draws every step in the browser (posenc_lib/figures/explorer.py).
+Here Chromium runs the module's own functions for every width the lecture's
+``d_model`` slider reaches (2 to 64) and every row its heatmap draws (``pos`` up
+to 50, plus ``Δ`` up to 20): ``PE`` must be ``sinusoidal_positions`` within
+``DRAWN_TOLERANCE`` (1e-12: the accuracy ``sinusoidal_positions`` promises; the
+browser's error on angles up to 70 rad is a few ulps of 70, about 1e-14), and
+every string the page prints (table rows, dot product, circle titles) must be
+the one Python prints.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from posenc_lib import frequencies, sinusoidal_positions
+from posenc_lib.figures.explorer import (
+    DRAWN_TOLERANCE,
+    STATIC,
+    Explorer,
+    dot_line,
+    pair_table,
+)
+
+pytestmark = pytest.mark.browser
+APP = Explorer()
+WIDTHS = range(2, APP.max_d_model + 1, 2)  # every d_model the slider reaches
+N_ROWS = APP.max_pos + APP.max_offset + 1  # every pos and pos + Δ drawn
+
+_RUN_JS = """
+async ([code, widths, nRows, maxOffset]) => {
+  const url = URL.createObjectURL(new Blob([code], {type: 'text/javascript'}));
+  const m = await import(url);
+  return widths.map((d) => {
+    const table = m.widthTable(d, nRows);
+    const offsets = [...Array(maxOffset + 1).keys()];
+    return {
+      pe: table.pe,
+      rows: table.pe.map((_, pos) => m.tableRows(table, pos).filter((r) => r)),
+      sim: offsets.map((o) => m.fixed4(m.similarity(table, o))),
+      circle: table.omega.map((_, i) => offsets.map((o) => m.circleTitle(table, i, o))),
+    };
+  });
+}
+"""
+
+
+def _rows(pos, d_model):
+    """``pair_table(pos, d_model)`` as rows of cell texts (no gap row)."""
+    body = pair_table(pos, d_model).split("</tr>\n")[1:]
+    rows = [row.split("<td>")[1:] for row in body]
+    return [[c.split("</td>")[0] for c in row] for row in rows if len(row) == 5]
+
+
+def _circle_title(pair, offset, omega):
+    """The circle's title: ``Δ·ω``, and past a whole turn, turns plus the rest."""
+    angle = offset * omega
+    turns = int(angle // (2 * math.pi))
+    lines = [f"pair {pair}: Δ·ω = {angle:.3g} rad"]
+    if turns:
+        unit = "turn" if turns == 1 else "turns"
+        lines.append(f"= {turns} {unit} + {angle - 2 * math.pi * turns:.3g} rad")
+    return lines
+
+
+@pytest.fixture(scope="module")
+def computed(browser):
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><title>numbers</title>")
+        code = (STATIC / "explorer.js").read_text(encoding="utf-8")
+        args = [code, list(WIDTHS), N_ROWS, APP.max_offset]
+        return dict(zip(WIDTHS, page.evaluate(_RUN_JS, args), strict=True))
+    finally:
+        page.close()
+
+
+def test_the_browser_computes_sinusoidal_positions_for_every_width(computed):
+    worst = 0.0
+    for d_model, numbers in computed.items():
+        expected = sinusoidal_positions(range(N_ROWS), d_model)  # (71, d_model)
+        error = np.max(np.abs(np.array(numbers["pe"]) - expected))
+        assert error <= DRAWN_TOLERANCE, (d_model, error)
+        worst = max(worst, error)
+    print(f"largest |browser - sinusoidal_positions|: {worst:.2e}")
+
+
+def test_the_browser_prints_the_numbers_as_python_does(computed):
+    for d_model, numbers in computed.items():
+        for pos in range(N_ROWS):
+            assert numbers["rows"][pos] == _rows(pos, d_model), (d_model, pos)
+        dots = [dot_line(0, d_model, o).rsplit(" = ", 1)[1] for o in range(21)]
+        assert numbers["sim"] == dots, d_model
+        for pair, omega in enumerate(frequencies(d_model)):
+            titles = [_circle_title(pair, o, omega) for o in range(21)]
+            assert numbers["circle"][pair] == titles, (d_model, pair)
