@@ -1,31 +1,21 @@
 r"""The course's explorers: sliders drawn in the browser, and their numbers as text.
 
-* :func:`position_explorer` (chapter 02): sliders ``pos`` and ``d_model``, the
-  bars of ``PE[pos]``, the heatmap of ``PE`` with row ``pos`` marked, and the
-  pair table (fixed height, so nothing moves while a slider is dragged).
-* :class:`PairCircleExplorer` (chapter 04):
-  :func:`~posenc_lib.figures.circles.pair_circle` with a slider for the offset.
-* :func:`explorer` (the lecture, ``make explorer``): sliders ``pos``,
-  ``d_model``, ``Δ`` and ``pair``; the bars, the heatmap with rows ``pos`` and
-  ``pos + Δ``, one pair on the unit circle turning by ``Δ·ω_i``, the pair table
-  and ``PE[pos] · PE[pos + Δ] = Σ_i cos(Δ·ω_i)``, which depends on ``Δ`` only.
-
-They are anywidget widgets: one ES module, ``static/explorer.js``, draws them as
-SVG and HTML in JupyterLab, in Voila, on the static site (:func:`static_html`,
-:func:`page_assets`: no kernel, no network) and in the slides. Their state is
-the sliders; the module computes every number with the lines of
+:func:`position_explorer` (chapter 02: ``pos``, ``d_model``; bars, heatmap, pair
+table), :class:`PairCircleExplorer` (chapter 04: ``Δ`` on one pair's circle) and
+:func:`explorer` (the lecture, ``make explorer``: ``pos``, ``d_model``, ``Δ``,
+``pair``; also the circle and ``PE[pos] · PE[pos + Δ] = Σ_i cos(Δ·ω_i)``) are
+anywidget widgets. One ES module, ``static/explorer.js``, draws them in
+JupyterLab, in Voila, on the static site (:func:`static_html`,
+:func:`page_assets`: no kernel, no network) and in the slides. Their state is the
+sliders: the module computes every number with the lines of
 :func:`~posenc_lib.positional.sinusoidal_positions` and prints it as the course
-does, so every step of every slider is drawn without a kernel. In a live kernel
-the page reports the row it drew (``drawn``) and the widget checks it against
-``sinusoidal_positions`` within :data:`DRAWN_TOLERANCE` (``problem``, which the
-page shows if it is ever set). :func:`describe_position`, :func:`pair_table`
-and :func:`dot_line` are the same numbers computed here, to check them against.
-
-The lecture explorer fits any screen from 1024 x 768 up at every ``d_model``.
-CSS classes (for styling and the browser tests): ``posenc-lecture`` (the app),
+does, so every step is drawn without a kernel. In a live kernel the page reports
+the row it drew (``drawn``) and the widget checks it (``problem``, shown on the
+page if set). :func:`describe_position`, :func:`pair_table` and :func:`dot_line`
+compute the same numbers here. The lecture's layout fits any screen from
+1024 x 768 up at every ``d_model``; its CSS classes (``posenc-lecture``,
 ``posenc-numbers``, ``posenc-dot``, ``posenc-bars``, ``posenc-heatmap``,
-``posenc-circle`` (pictures, ``role="img"`` with a text alternative), and
-``posenc-slider-pos``, ``-d_model``, ``-offset``, ``-pair``.
+``posenc-circle``, ``posenc-slider-NAME``) are what the browser tests select.
 """
 
 import html
@@ -211,17 +201,13 @@ class BrowserWidget(anywidget.AnyWidget):
         self.observe(self._check_drawn, names="drawn")
 
     def _check_drawn(self, change):
-        if not change["new"]:
-            return
         pos, d_model, row = (change["new"].get(k) for k in ("pos", "d_model", "row"))
-        expected = sinusoidal_positions([pos], d_model)[0]  # (d_model,)
-        error = np.max(np.abs(np.asarray(row, dtype=float) - expected))
-        self.problem = (
-            ""
-            if error <= DRAWN_TOLERANCE
-            else f"PE[{pos}] drawn for d_model = {d_model} is {error:.1e} off "
-            f"sinusoidal_positions (more than {DRAWN_TOLERANCE})."
-        )
+        if row is not None:
+            expected = sinusoidal_positions([pos], d_model)[0]  # (d_model,)
+            error = np.max(np.abs(np.asarray(row, dtype=float) - expected))
+            off = f"PE[{pos}] drawn for d_model = {d_model} is {error:.1e} off"
+            limit = f"sinusoidal_positions (more than {DRAWN_TOLERANCE})."
+            self.problem = "" if error <= DRAWN_TOLERANCE else f"{off} {limit}"
 
     def drawn_row(self):
         """``PE[pos]`` as the page shows it, to 4 decimals, ``(d_model,)``.
@@ -236,11 +222,8 @@ class BrowserWidget(anywidget.AnyWidget):
 
     def static_state(self):
         """The state a page without a kernel draws from (no private or report keys)."""
-        state = self.get_state()
-        skip = {"drawn", "problem"}
-        return {
-            k: v for k, v in state.items() if not k.startswith("_") and k not in skip
-        }
+        state, skip = self.get_state(), {"drawn", "problem"}
+        return {k: v for k, v in state.items() if k[0] != "_" and k not in skip}
 
 
 def static_html(widget):
@@ -354,31 +337,12 @@ class PairCircleExplorer(BrowserWidget):
 
 
 class _Value:
-    """``.value`` of one of a widget's traits (what ``sliders["pos"]`` was)."""
+    """An object whose ``.value`` is ``get()`` (and, set, calls ``put``)."""
 
-    def __init__(self, widget, name):
-        self._widget, self._name = widget, name
+    def __init__(self, get, put=None):
+        self._get, self._put = get, put
 
-    @property
-    def value(self):
-        return getattr(self._widget, self._name)
-
-    @value.setter
-    def value(self, value):
-        setattr(self._widget, self._name, value)
-
-
-class _Numbers:
-    """``numbers.value``: the dot product lines under the table."""
-
-    def __init__(self, widget):
-        self._widget = widget
-
-    @property
-    def value(self):
-        pos, d_model, offset, _ = self._widget.values()
-        line = dot_line(pos, d_model, offset)
-        return f"{line}\n= Σᵢ cos(Δ·ωᵢ) = {line.rsplit(' = ', 1)[1]}"
+    value = property(lambda self: self._get(), lambda self, v: self._put(v))
 
 
 class Explorer(BrowserWidget):
@@ -422,8 +386,13 @@ class Explorer(BrowserWidget):
             max_pos=max_pos, max_d_model=max_d_model, max_offset=max_offset,
         )  # fmt: skip
         names = {"pos": "pos", "d": "d_model", "offset": "offset", "pair": "pair"}
-        self.sliders = {key: _Value(self, name) for key, name in names.items()}
-        self.numbers = _Numbers(self)
+        self.sliders = {
+            key: _Value(
+                lambda n=n: getattr(self, n), lambda v, n=n: setattr(self, n, v)
+            )
+            for key, n in names.items()
+        }
+        self.numbers = _Value(self._dot_text)
         self.observe(self._clamp_pair, names="d_model")
 
     def __repr__(self):
@@ -432,6 +401,11 @@ class Explorer(BrowserWidget):
 
     def _clamp_pair(self, change):
         self.pair = min(self.pair, self.d_model // 2 - 1)
+
+    def _dot_text(self):
+        """The dot product lines under the table."""
+        line = dot_line(self.pos, self.d_model, self.offset)
+        return f"{line}\n= Σᵢ cos(Δ·ωᵢ) = {line.rsplit(' = ', 1)[1]}"
 
     def values(self):
         """The current ``(pos, d_model, offset, pair)``."""

@@ -310,6 +310,26 @@ def key_step(page, root, name, key, expected):
     return page.evaluate("() => window.__posenc.step.shown - window.__posenc.keydown")
 
 
+def escape_hands_back_the_keys(page, root, name):
+    """Focus slider ``name``, press Escape: True if it let go of the focus."""
+    handle = page.locator(f"{root} input[data-name={name}]").first
+    handle.focus()
+    handle.press("Escape")
+    return page.evaluate(
+        "(r) => !document.querySelector(r).contains(document.activeElement)", root
+    )
+
+
+def widest(page, root):
+    """The right edge, in px, of the widget's widest box (its root included)."""
+    return page.evaluate(
+        """(root) => Math.round(Math.max(...[...document.querySelectorAll(
+             `${root}, ${root} *`)].map(e => e.getBoundingClientRect())
+             .filter(b => b.width > 0).map(b => b.right)))""",
+        root,
+    )
+
+
 def visible_strings(page, root):
     """Every visible string of the widget (its text, slider readouts included)."""
     return page.evaluate(

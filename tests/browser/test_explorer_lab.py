@@ -7,6 +7,7 @@ from pages import (
     assert_fits,
     assert_sliders_and_numbers_on_screen,
     error_outputs,
+    escape_hands_back_the_keys,
     key_step,
     open_notebook,
     run_all,
@@ -69,7 +70,22 @@ def drive_explorer(page, root, report, host):
     steps("d_model", "Home", 1, lambda p, d, o, i: (p, 2, o, 0))  # pair clamped
     for name, measured in times.items():
         report(summary(f"{host} explorer, {name} key steps", measured))
+    assert escape_hands_back_the_keys(page, root, "d_model"), host
     return pos, d_model, offset, pair
+
+
+def at_each_d_model_extreme(page, root):
+    """Set ``d_model`` to 2, then 64 (``pos`` 1: the longest table strings);
+    yield each."""
+    pos, d_model, offset, pair = map(int, shown(page, root).split(","))
+    for key, d_model in (("Home", 2), ("End", 64)):
+        pair = min(pair, d_model // 2 - 1)
+        key_step(page, root, "d_model", key, f"{pos},{d_model},{offset},{pair}")
+        if pos != 1:
+            pos = 1
+            key_step(page, root, "pos", "Home", f"0,{d_model},{offset},{pair}")
+            key_step(page, root, "pos", "ArrowRight", f"1,{d_model},{offset},{pair}")
+        yield d_model
 
 
 def test_explorer_in_jupyterlab(lab_server, page, tmp_path, latency_report):
@@ -81,10 +97,12 @@ def test_explorer_in_jupyterlab(lab_server, page, tmp_path, latency_report):
     assert error_outputs(page) == []
     for size in LAB_SIZES:  # the file browser stays open beside the notebook
         page.set_viewport_size(size)
-        name = f"lab {size}"
-        assert_fits(page, APP, within=".jp-NotebookPanel", name=name)
-        assert_sliders_and_numbers_on_screen(
-            page, root, within=".jp-NotebookPanel", name=name
-        )
-        page.screenshot(path=str(tmp_path / f"explorer-lab-{size['width']}.png"))
+        for d_model in at_each_d_model_extreme(page, root):
+            name = f"lab {size}, d_model {d_model}"
+            assert_fits(page, APP, within=".jp-NotebookPanel", name=name)
+            assert_sliders_and_numbers_on_screen(
+                page, root, within=".jp-NotebookPanel", name=name
+            )
+            png = f"explorer-lab-{size['width']}-d{d_model}.png"
+            page.screenshot(path=str(tmp_path / png))
     print(f"screenshots: {tmp_path}")

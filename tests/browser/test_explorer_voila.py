@@ -3,7 +3,8 @@
 It uses the screen: text, sliders and pictures grow with the window (the
 template sets the explorer's font size from it), the smallest text is at least
 16 px at 1024 x 768 and larger on a larger screen, and nothing is cut off or
-needs a scroll bar at any of the sizes a lecture meets.
+needs a scroll bar at any of the sizes a lecture meets, at either end of the
+``d_model`` slider (2, and 64 with the widest table).
 """
 
 from urllib.parse import urlparse
@@ -16,9 +17,10 @@ from pages import (
     error_outputs,
     smallest_svg_text,
     smallest_text,
+    widest,
     widget_root,
 )
-from test_explorer_lab import APP, drive_explorer
+from test_explorer_lab import APP, at_each_d_model_extreme, drive_explorer
 
 pytestmark = pytest.mark.browser
 LOOPBACK = {"127.0.0.1", "localhost"}
@@ -46,17 +48,23 @@ def test_explorer_in_voila(voila_server, page, tmp_path, latency_report):
     assert "NBVAL_IGNORE_OUTPUT" not in page.inner_text("body")  # code is hidden
     text = page.inner_text("body")  # the app alone: no title, no check output
     assert "similarity(" not in text and "the explorer" not in text, text
-    smallest = {}
+    smallest, edges = {}, {}
     for size in SIZES:
         page.set_viewport_size(size)
-        name = f"voila {size}"
-        assert_fits(page, APP, name=name)
-        assert_sliders_and_numbers_on_screen(page, root, name=name)
-        assert page.evaluate(
-            "() => document.documentElement.scrollHeight <= innerHeight + 1"
-        ), f"{name}: the page needs a vertical scroll bar"
-        smallest[size["width"]] = smallest_text(page, root)
-        page.screenshot(path=str(tmp_path / f"voila-{size['width']}.png"))
+        for d_model in at_each_d_model_extreme(page, root):
+            name = f"voila {size}, d_model {d_model}"
+            assert_fits(page, APP, name=name)
+            assert_fits(page, f"{root} .posenc-numbers", within=root, name=name)
+            assert_sliders_and_numbers_on_screen(page, root, name=name)
+            assert page.evaluate(
+                "() => document.documentElement.scrollHeight <= innerHeight + 1"
+            ), f"{name}: the page needs a vertical scroll bar"
+            edges[size["width"], d_model] = widest(page, root)
+            text = smallest_text(page, root)
+            smallest[size["width"]] = min(smallest.get(size["width"], text), text)
+            png = f"voila-{size['width']}-d{d_model}.png"
+            page.screenshot(path=str(tmp_path / png))
+    latency_report(f"Voila widest element (window width, d_model): {edges}")
     latency_report(f"Voila smallest text by window width: {smallest}")
     assert min(px for px, _ in smallest.values()) >= MIN_TEXT_PX, smallest
     assert smallest[1920][0] >= GROWTH * smallest[1024][0], "text grows with it"
