@@ -10,7 +10,7 @@ from the key press (a capture-phase ``keydown`` listener) to the widget's
 ``data-shown`` attribute naming the new values, which the module writes after the
 picture is drawn; median and p95 over the steps. A report, not a test: nothing
 here fails on a number. The "before" table is the same measure, taken on the
-previous implementation (ipywidgets + matplotlib PNGs) before it was deleted.
+previous implementation (Python sent each width's table) before it was changed.
 """
 
 import re
@@ -32,16 +32,34 @@ LINE = re.compile(
 )
 
 BEFORE = """\
-| host | widget | slider | steps | median | p95 |
-|---|---|---|---|---|---|
-| JupyterLab | lecture explorer | pos | 20 | 79 ms | 100 ms |
-| Voila | lecture explorer | pos | 20 | 82 ms | 98 ms |
-| JupyterLab | chapter 02 | pos | 20 | 71 ms | 186 ms |
-| JupyterLab | chapter 03 | offset Δ | 20 | 62 ms | 87 ms |
+| host and widget | slider | steps | median | p95 |
+|---|---|---|---|---|
+| JupyterLab chapter 02 | d_model | 20 | 55 ms | 68 ms |
+| JupyterLab chapter 02 | pos | 20 | 1 ms | 11 ms |
+| JupyterLab chapter 03 | Δ | 20 | 1 ms | 1 ms |
+| JupyterLab explorer | d_model | 21 | 56 ms | 72 ms |
+| JupyterLab explorer | offset | 20 | 1 ms | 3 ms |
+| JupyterLab explorer | pair | 21 | 1 ms | 2 ms |
+| JupyterLab explorer | pos | 20 | 2 ms | 17 ms |
+| Voila explorer | d_model | 21 | 33 ms | 84 ms |
+| Voila explorer | offset | 20 | 1 ms | 2 ms |
+| Voila explorer | pair | 21 | 1 ms | 2 ms |
+| Voila explorer | pos | 20 | 1 ms | 3 ms |
+| site chapter 02 | d_model | 20 | 6 ms | 34 ms |
+| site chapter 02 | pos | 20 | 1 ms | 1 ms |
+| site chapter 03 | Δ | 20 | 0 ms | 1 ms |
+| site explorer | d_model | 21 | 7 ms | 37 ms |
+| site explorer | offset | 20 | 1 ms | 2 ms |
+| site explorer | pair | 21 | 1 ms | 14 ms |
+| site explorer | pos | 20 | 1 ms | 3 ms |
+| slides explorer | d_model | 21 | 6 ms | 11 ms |
+| slides explorer | offset | 20 | 1 ms | 2 ms |
+| slides explorer | pair | 21 | 1 ms | 2 ms |
+| slides explorer | pos | 20 | 1 ms | 2 ms |
 
-The old browser tests timed only these steps (key press to the new PNG); the site's
-sliders.js and the slides' still image had no such measure (the slides had no
-sliders at all)."""
+Measured by this script on 6115aeb: Python sent the table of each d_model (a
+kernel round trip in JupyterLab and Voila; a stored table per width on the
+static pages)."""
 
 
 def collect(lines):
@@ -77,10 +95,10 @@ def main():
     text = (
         "# Slider step latency: key press to the redrawn picture\n\n"
         "Written by `python benchmarks/widgets.py` (see its docstring for the "
-        "measure). Goal: a `pos`, `Δ` or `pair` step within one frame (16 ms "
-        "median); a live `d_model` step (a kernel round trip) within 100 ms.\n\n"
-        "## After: one ES module drawing in the browser (anywidget)\n\n"
-        f"{table(found)}\n\n## Before: ipywidgets + matplotlib PNGs\n\n{BEFORE}\n"
+        "measure). Goal: every step of every slider within one frame (16 ms "
+        "median) in every host.\n\n"
+        "## After: the browser computes every width (no kernel round trip)\n\n"
+        f"{table(found)}\n\n## Before: Python sent each width's table\n\n{BEFORE}\n"
     )
     (ROOT / "benchmarks" / "widgets.md").write_text(text, encoding="utf-8")
     print(text)

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from pages import (
+    SIZES,
     accessible,
+    assert_fits,
     key_step,
     open_notebook,
     run_all,
@@ -25,6 +27,7 @@ from pages import (
 from test_explorer_lab import (
     APP,
     GLOSSARY,
+    at_each_d_model_extreme,
     check_numbers,
     drive_explorer,
     expected_rows,
@@ -101,6 +104,22 @@ def test_the_lecture_explorer_is_the_same_in_every_host(
     for host, shown in seen.items():
         assert shown == reference, f"{host} shows the explorer differently"
     drive_explorer(page, root, latency_report, "slides")  # every slider, 20 steps
+
+
+@pytest.mark.parametrize("host", ["site", "slides"])
+def test_the_lecture_explorer_fits_at_every_d_model_on_the_static_pages(
+    static_hosts, page, host, tmp_path
+):
+    for size in (SIZES[0], SIZES[-1]):
+        page.set_viewport_size(size)  # the slides pick their canvas when loaded
+        root = _lecture_in(page, host, None, None, static_hosts)
+        for d_model in at_each_d_model_extreme(page, root):
+            name = f"{host} {size}, d_model {d_model}"
+            assert_fits(page, root, name=name)
+            assert_fits(page, f"{root} .posenc-numbers", within=root, name=name)
+            png = f"{host}-{size['width']}-d{d_model}.png"
+            page.screenshot(path=str(tmp_path / png))
+    print(f"screenshots: {tmp_path}")
 
 
 @pytest.mark.parametrize(
