@@ -68,7 +68,7 @@ def test_both_packages_build_without_a_warning(built):
     out, output = built
     warnings = [line for line in output.splitlines() if "warn" in line.lower()]
     assert warnings == []
-    names = {path.name for path in out.iterdir()}
+    names = {path.name for path in out.glob("*.*[lz]")}  # .whl, .tar.gz
     expected = {
         "posenc_lib-0.1.0-py3-none-any.whl",
         "posenc_tools-0.1.0-py3-none-any.whl",
