@@ -63,6 +63,8 @@ def test_locked_is_uv_sync_of_uv_lock_with_the_dev_extra(venv_with_uv):
     uv = str(venv_with_uv / "bin" / "uv")
     assert command[:6] == [uv, "sync", "--locked", "--all-packages", "--extra", "dev"]
     assert "--no-python-downloads" in command  # never a Python of uv's choosing
+    # the venv's own Python, not .python-version's: uv would replace a 3.12 venv
+    assert command[command.index("--python") + 1] == "false"
 
 
 def test_oldest_installs_requirements_oldest_with_uv_pip(venv_with_uv):
