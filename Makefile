@@ -83,8 +83,9 @@ test-latest:
 	$(PYTHON) $(SETUP) .venv-latest latest
 	.venv-latest/bin/python $(PYTEST) $(SUITE) -m "not browser" $(PYTEST_ARGS)
 
-# Regenerate uv.lock (uv lock), requirements/lock.txt (uv export of it, for pip and
-# conda users), oldest.txt and minimums.txt after a change of pyproject.toml (keeps
+# Regenerate uv.lock (uv lock), requirements/lock.txt (uv export of it, for pip),
+# environment.yml (the same for conda and a hub's image, with .python-version's
+# Python), oldest.txt and minimums.txt after a change of pyproject.toml (keeps
 # every locked version that still fits); UPGRADE=1 moves everything to its newest
 # release (between semesters, then run make test).
 lock:

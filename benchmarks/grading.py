@@ -2,7 +2,7 @@
 
 Writes ``benchmarks/grading.md``:
 
-- the time to grade 100 submissions (the right answer and each of chapter 04's
+- the time to grade 100 submissions (the right answer and each of chapter 05's
   mistakes, in turn) with ``--jobs 1`` and ``--jobs 2``, each kernel in its box,
   and the same with ``--unsandboxed`` (no box), to show what the box costs;
 - the same submissions graded the straightforward way, as a reference: for each
@@ -179,8 +179,8 @@ def _report(args, times, reference, parts, load_before):
     return [
         "# Grading a class: measured by `make bench-grading`",
         "",
-        f"{count} generated submissions of chapter 05 (the right answer and each of "
-        "chapter 04's mistakes, in turn; `python -m posenc_tools.make_submissions "
+        f"{count} generated submissions of chapter 03 (the right answer and each of "
+        "chapter 05's mistakes, in turn; `python -m posenc_tools.make_submissions "
         f"--kinds mistakes`), graded on this machine. Wall clock; `posenc grade` ran "
         f"{args.rounds} rounds (best, and worst in brackets), the reference one.",
         "",

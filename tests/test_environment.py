@@ -2,8 +2,9 @@
 
 ``uv.lock`` (``make lab``, ``make test``, CI), its export for pip
 ``requirements/lock.txt``, and ``requirements/oldest.txt`` (``make test-oldest``)
-are written by ``make lock`` from ``pyproject.toml``; environment.yml is the
-conda route to the same packages. These tests keep the five in agreement, and
+and ``environment.yml`` (conda, Binder, a hub's image: the same pins for pip, one
+Python) are written by ``make lock`` from ``pyproject.toml`` and
+``.python-version``. These tests keep them in agreement, and
 check that the environment running them holds exactly the versions it was set
 up with. How setup_env.py makes the environments: test_setup_env.py.
 """
@@ -28,10 +29,6 @@ except ModuleNotFoundError:  # Python 3.10: pytest itself depends on tomli there
 PYTHONS = ["3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]
 PLATFORMS = {"linux": ("Linux", "posix"), "darwin": ("Darwin", "posix")}
 PLATFORMS["win32"] = ("Windows", "nt")
-# conda-forge names that differ from the PyPI name of the same package
-CONDA_TO_PYPI = {"matplotlib-base": "matplotlib"}
-# entries of environment.yml that are not dependencies of the package
-NOT_DEPENDENCIES = {"python", "pip"}
 
 
 def _name(requirement):
@@ -155,9 +152,8 @@ def _uv_lock_versions():
     }
 
 
-def test_lock_txt_pins_exactly_the_versions_of_uv_lock():
-    pins = {(name, version) for name, version, _ in _lock(setup_env.LOCK)}
-    assert pins and pins == _uv_lock_versions()
+def _lock_txt_versions():
+    return {(name, version) for name, version, _ in _lock(setup_env.LOCK)}
 
 
 def _uv(*arguments):
@@ -181,68 +177,61 @@ def test_uv_lock_is_up_to_date_with_pyproject():
     assert checked.returncode == 0, f"run make lock: {checked.stderr}"
 
 
-# --- environment.yml ---------------------------------------------------------
+# --- environment.yml and .python-version ----------------------------------------
 
 
-def _environment_entries():
-    """``(requirement, comment)`` for every list item under ``dependencies:``.
-
-    environment.yml is a flat list (plus one nested ``pip:`` list), so a few
-    lines of parsing do instead of a YAML dependency.
-    """
-    lines = (ROOT / "environment.yml").read_text().splitlines()
-    start = lines.index("dependencies:")
-    entries = []
-    for line in lines[start + 1 :]:
-        item = re.match(r"\s+- ([^#]*?)\s*(?:#\s*(.*))?$", line)
-        if item and item.group(1) != "pip:":
-            entries.append((item.group(1), item.group(2)))
-    return entries
+def _environment_pins():
+    """``{(name, Version)}``: the exact pins of environment.yml's pip list."""
+    text = (ROOT / setup_env.ENVIRONMENT).read_text()
+    pins = re.findall(r"^      - ([a-z0-9-]+)==([^ ;\n]+)", text, re.M)
+    return {(name, Version(version)) for name, version in pins}
 
 
-def _environment_requirements():
-    """``{pypi_name: Requirement}`` for the packages environment.yml installs."""
-    requirements = {}
-    for entry, _ in _environment_entries():
-        if entry.startswith("-"):  # "-e ."
-            continue
-        name = CONDA_TO_PYPI.get(_name(entry), _name(entry))
-        if name not in NOT_DEPENDENCIES:
-            requirements[name] = Requirement(re.sub(r"^[^<>=!~ ]+", name, entry))
-    return requirements
+def test_environment_yml_is_lock_txt_plus_the_hub_extra_for_pip():
+    text = (ROOT / setup_env.ENVIRONMENT).read_text()
+    python = (ROOT / setup_env.PYTHON_VERSION).read_text().strip()
+    header = setup_env.ENVIRONMENT_HEADER.format(python=python)
+    assert text.startswith(header), "run make lock"
+    items = [line.removeprefix("      - ") for line in text[len(header) :].splitlines()]
+    lock = (ROOT / setup_env.LOCK).read_text().splitlines()
+    pins = [line for line in lock if line and line[0] not in " #"]
+    hub = {_name(req) for req in _pyproject()["optional-dependencies"]["hub"]}
+    assert [item for item in items if _name(item) not in hub] == [
+        *pins,
+        "-e .",
+        "-e ./tools",
+    ]
 
 
-def test_environment_yml_and_pyproject_name_the_same_packages():
-    env, pyproject = set(_environment_requirements()), set(_declared())
-    assert "numpy" in env  # the parser found the list at all
-    assert env - pyproject == set(), "only in environment.yml"
-    assert pyproject - env == set(), "only in pyproject.toml"
+def test_environment_yml_pins_exactly_the_versions_of_uv_lock():
+    assert _environment_pins() == _uv_lock_versions()
 
 
-def test_environment_yml_declares_the_same_minimums_as_pyproject():
-    declared = _declared()
-    for name, requirement in _environment_requirements().items():
-        assert requirement.specifier == declared[name].specifier, name
+def test_lock_txt_holds_all_of_uv_lock_but_the_hub_extra():
+    only_hub = {name for name, _ in _uv_lock_versions() - _lock_txt_versions()}
+    hub = _pyproject()["optional-dependencies"]["hub"]
+    assert only_hub == {_name(requirement) for requirement in hub}
 
 
-@pytest.mark.parametrize("python", ["3.10", "3.11", "3.12", "3.13"])
-def test_locked_versions_fit_environment_yml(python):
-    versions = _resolved(setup_env.LOCK, _environment(python))
-    for name, requirement in _environment_requirements().items():
-        assert versions[name] in requirement.specifier, (name, versions[name])
+@pytest.mark.slow
+@pytest.mark.skipif(not UV.exists(), reason=NO_UV)
+def test_environment_yml_is_what_uv_exports_from_uv_lock():
+    exported = _uv(*setup_env.ENVIRONMENT_EXPORT)
+    assert exported.returncode == 0, exported.stderr
+    python = (ROOT / setup_env.PYTHON_VERSION).read_text().strip()
+    text = (ROOT / setup_env.ENVIRONMENT).read_text()
+    assert text == setup_env.environment_yml(exported.stdout, python), "run make lock"
 
 
-def test_environment_yml_gives_a_reason_for_every_entry():
-    missing = [req for req, comment in _environment_entries() if not comment]
-    assert missing == []
-
-
-def test_environment_yml_installs_the_package_itself_from_conda_forge():
-    text = (ROOT / "environment.yml").read_text()
-    requirements = [requirement for requirement, _ in _environment_entries()]
-    assert {"-e .", "-e ./tools"} <= set(requirements)
-    assert f"python>={setup_env.OLDEST_PYTHON}" in requirements
-    assert re.search(r"channels:\n  - conda-forge\n", text)
+def test_one_python_for_ci_uv_and_the_hub_image():
+    """.python-version: CI's setup-python reads it, uv honours it, and
+    environment.yml (repo2docker reads no .python-version) pins the same."""
+    python = (ROOT / setup_env.PYTHON_VERSION).read_text().strip()
+    assert re.fullmatch(r"3\.1[01]", python), "make test-oldest needs 3.10 or 3.11"
+    text = (ROOT / setup_env.ENVIRONMENT).read_text()
+    assert f"\n  - python={python}\n" in text
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
+    assert "python-version-file: .python-version" in workflow
 
 
 # --- the environment running these tests ----------------------------------------

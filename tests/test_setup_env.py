@@ -63,6 +63,8 @@ def test_locked_is_uv_sync_of_uv_lock_with_the_dev_extra(venv_with_uv):
     uv = str(venv_with_uv / "bin" / "uv")
     assert command[:6] == [uv, "sync", "--locked", "--all-packages", "--extra", "dev"]
     assert "--no-python-downloads" in command  # never a Python of uv's choosing
+    # the venv's own Python, not .python-version's: uv would replace a 3.12 venv
+    assert command[command.index("--python") + 1] == "false"
 
 
 def test_oldest_installs_requirements_oldest_with_uv_pip(venv_with_uv):
@@ -204,3 +206,52 @@ def test_a_windows_venv_is_reused_and_its_uv_found(tmp_path, runs, monkeypatch):
 def test_the_script_parses_on_the_pythons_it_refuses():
     """No syntax newer than Python 3.7, so an old Python gets the sentence."""
     ast.parse(SCRIPT.read_text(), feature_version=(3, 7))
+
+
+# --- scripts/install_browser.sh (make test's browser-deps) ----------------------
+
+
+@pytest.fixture
+def no_bwrap_path(tmp_path):
+    """A PATH without bwrap, where ``id -u`` says 1001 and ``sudo`` and ``apt-get``
+    only write what they were asked into ``calls``."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for tool in ("env", "uname", "bash"):
+        (bin_ / tool).symlink_to(shutil.which(tool))
+    stubs = {
+        "id": "echo 1001",
+        "sudo": f'echo "sudo $*" >> {tmp_path}/calls; [ "$SUDO_OK" = 1 ]',
+        "apt-get": f'echo "apt-get $*" >> {tmp_path}/calls',
+    }
+    for name, body in stubs.items():
+        (bin_ / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    return bin_
+
+
+def _install_browser(path, sudo_ok):
+    script = ROOT / "scripts" / "install_browser.sh"
+    env = {"PATH": str(path), "SUDO_OK": "1" if sudo_ok else "0"}
+    return subprocess.run(
+        [shutil.which("bash"), str(script)], env=env, capture_output=True, text=True
+    )
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_a_user_with_passwordless_sudo_gets_bubblewrap_through_sudo(no_bwrap_path):
+    done = _install_browser(no_bwrap_path, sudo_ok=True)
+    assert done.returncode == 0, done.stderr
+    calls = (no_bwrap_path.parent / "calls").read_text().splitlines()
+    assert calls[0] == "sudo -n true"
+    assert calls[-1].startswith("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get")
+    assert " apt-get install -y -qq " in calls[-1] and calls[-1].endswith("bubblewrap")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_a_user_whose_sudo_asks_a_password_is_told_what_to_run(no_bwrap_path):
+    done = _install_browser(no_bwrap_path, sudo_ok=False)
+    assert done.returncode == 0
+    assert "'sudo apt-get install -y" in done.stderr and "bubblewrap" in done.stderr
+    calls = (no_bwrap_path.parent / "calls").read_text().splitlines()
+    assert calls == ["sudo -n true"]  # asked, never installed

@@ -10,7 +10,7 @@ joins the pages into one file with pypdf. For print, every page
 
 - opens every ``<details>`` (each "Why?" answer is printed, not folded);
 - wraps code and text outputs at the page edge instead of cutting them
-  (``scripts/site/static/print.css``, a ``@media print`` style sheet);
+  (``tools/posenc_tools/site/static/print.css``, a ``@media print`` style sheet);
 - keeps figures whole, never split between two sheets, scaled to the page;
 - waits for MathJax to typeset before it prints.
 

@@ -2,8 +2,8 @@
 
 Every notebook under ``notebooks/`` becomes one page, from its stored outputs (no
 notebook is executed): nbconvert's lab template without anything from a CDN
-(``scripts/site/posenc_site``), MathJax 2 from the npm registry copied into
-``site/mathjax/``, a navigation bar (previous / index / next, in course order),
+(``tools/posenc_tools/site/posenc_site``), MathJax 2 from the npm registry copied
+into ``site/mathjax/``, a navigation bar (previous / index / next, in course order),
 and links between notebooks rewritten from ``.ipynb`` to ``.html``. A link from a
 notebook to a source file of the repository (``../posenc_lib/properties.py``) is
 kept working: the file is copied into ``site/source/`` and the link points there.
@@ -57,8 +57,8 @@ NOTEBOOKS = ROOT / "notebooks"
 SITE_FILES = Path(__file__).with_name("site")
 CACHE = ROOT / ".site-cache"
 
-#: The site's CSS (scripts/site/static): its chrome, and contrast and links that
-#: pass axe-core (the slides link readable.css too).
+#: The site's CSS (tools/posenc_tools/site/static): its chrome, and contrast and
+#: links that pass axe-core (the slides link readable.css too).
 STYLESHEETS = ("site.css", "readable.css", "print.css")
 MATHJAX = "mathjax@2.7.9"
 MATHJAX_INTEGRITY = (

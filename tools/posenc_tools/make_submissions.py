@@ -1,10 +1,10 @@
-"""Write fake learner submissions of chapter 05, for the grader's tests and benchmark.
+"""Write fake learner submissions of chapter 03, for the grader's tests and benchmark.
 
     python -m posenc_tools.make_submissions DIR            # one of every kind
     python -m posenc_tools.make_submissions DIR --count 100 --kinds mistakes
 
 Each submission is the solution notebook with one change: a mistake from
-chapter 04 in ``pos_encoding`` or ``lookup``, another valid convention, or a
+chapter 05 in ``pos_encoding`` or ``lookup``, another valid convention, or a
 hostile cell (an endless loop, ``sys.exit()``, a dying kernel, ...). The file
 is named after its kind (``NN-kind.ipynb``), which is also the learner's name.
 """

@@ -2,7 +2,7 @@
 
 This room is the lecturer's, not the learner's: nothing that a learner imports
 (``posenc_lib``, :mod:`posenc_lib.exercise`, :mod:`posenc_lib.figures`) imports
-it. It runs each learner's copy of chapter 05 in a kernel of its own, in a box
+it. It runs each learner's copy of chapter 03 in a kernel of its own, in a box
 of its own (bubblewrap), and writes one CSV and a feedback page per learner; the
 verdicts come from the exercise checkers' own judge
 (:func:`posenc_lib.exercise.checkers.judge`), run in the grader's process on the

@@ -1,4 +1,4 @@
-"""Grade a class: learners' copies of chapter 05 in, one CSV and feedback pages out.
+"""Grade a class: learners' copies of chapter 03 in, one CSV and feedback pages out.
 
     posenc grade SUBMISSION... --out DIR [--jobs N] [--shard I/N]
     posenc grade --merge DIR/grades.csv ... --out DIR
