@@ -1,6 +1,6 @@
 """posenc_lib.exact, the exact and fast path of ``sinusoidal_positions``.
 
-From position 2**12 on, or for 64 rows and more, ``sinusoidal_positions`` hands
+From position 2**12 on, or for 2**12 rows and more, ``sinusoidal_positions`` hands
 its table to ``exact.sinusoidal_table``: rotated blocks for a contiguous run,
 exact angles row block by row block otherwise. Here those tables are compared
 with the formula written out in numpy (angles as an outer product, then
@@ -82,14 +82,14 @@ def tolerance(positions):
 CONTIGUOUS = {
     "range-4096x512": (range(4096), 512),
     "arange-from-5000": (np.arange(5000, 10_000), 64),
-    "list-from-123": (list(range(123, 1123)), 32),
+    "list-from-123": (list(range(123, 4300)), 32),
     "odd-n-4099": (range(1000, 5099), 6),
     "prime-n-997-width-2": (range(9000, 9997), 2),
-    "smallest-fast-n-64": (range(300, 364), 16),
+    "smallest-fast-n-4096": (range(300, 4396), 16),
     "tiny-n-3": (range(7, 10), 8),
     "long-100000x16": (range(100_000), 16),
     "near-a-million": (np.arange(990_001, 1_000_000), 128),
-    "wide-1024": (range(2000, 2600), 1024),
+    "wide-1024": (range(2000, 6100), 1024),
 }
 
 
@@ -175,7 +175,7 @@ def halves(table):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize(
     "positions",
-    [range(3000), range(10**9 - 100, 10**9), [5, 0, 17, 3, 3]],
+    [range(4096), range(10**9 - 100, 10**9), [5, 0, 17, 3, 3]],
     ids=["run", "run-at-a-billion", "formula"],
 )
 def test_concat_layout_is_the_interleaved_table_regrouped(positions, dtype):
@@ -222,17 +222,18 @@ def handed_over(monkeypatch):
 
 
 EXACT = {
-    "range-64": range(64),
-    "arange-from-7": np.arange(7, 2000),
-    "shuffled-64": np.random.default_rng(1).permutation(64),
+    "range-4096": range(4096),
+    "arange-from-7": np.arange(7, 4200),
+    "shuffled-4096": np.random.default_rng(1).permutation(4096),
     "one-position-4096": [4096],
     "large-among-small": [0, 5, 900_000],
 }
-FORMULA = {
-    "range-63": range(63),
+FORMULA = {  # every table the course draws: at most 1000 rows below 2**12
+    "range-4095": range(4095),
+    "1000-rows-of-chapter-07": range(1000),
     "one-position-4095": [4095],
     "shuffled-10": np.random.default_rng(1).permutation(10),
-    "repeated": [5] * 63,
+    "repeated": [5] * 4095,
 }
 
 

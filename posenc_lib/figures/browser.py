@@ -51,6 +51,7 @@ __all__ = [
     "STATIC",
     "BrowserWidget",
     "circle_title",
+    "check_width",
     "colour_map",
     "table_pairs",
     "page_assets",
@@ -98,8 +99,15 @@ def circle_title(offset, omega):
     return [f"{angle:.3g}", f"{turns} {unit} + {rest:.3g}"]
 
 
-def _check_width(d_model, max_d_model):
-    """``d_model`` checked, and within the slider's reach ``max_d_model``."""
+def check_width(d_model, max_d_model):
+    """``d_model`` checked, and within the slider's reach ``max_d_model``: the
+    check of every explorer's width slider.
+
+    Examples
+    --------
+    >>> check_width(8, 64)
+    8
+    """
     d_model = check_d_model(d_model)
     if d_model > max_d_model:
         raise ValueError(

@@ -32,7 +32,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, pos_encoding
 from ..validation import check_d_model, check_index, check_integer
-from .browser import BrowserWidget, _check_width, table_pairs, width_view
+from .browser import BrowserWidget, check_width, table_pairs, width_view
 
 __all__ = ["Explorer", "dot_line", "explorer", "pair_table"]
 
@@ -200,7 +200,7 @@ class Explorer(BrowserWidget):
         max_d_model = check_d_model(max_d_model, "max_d_model")
         pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
         offset = check_index(offset, "offset", max_offset + 1, what="max_offset + 1")
-        d_model = _check_width(d_model, max_d_model)
+        d_model = check_width(d_model, max_d_model)
         pair = check_index(pair, "pair", d_model // 2, what="d_model // 2")
         super().__init__(
             kind="lecture", pos=pos, d_model=d_model, offset=offset, pair=pair,

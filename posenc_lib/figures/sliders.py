@@ -16,7 +16,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, pos_encoding
 from ..validation import check_d_model, check_index, check_integer, check_positions
-from .browser import BrowserWidget, _check_width
+from .browser import BrowserWidget, check_width
 
 __all__ = [
     "PairCircleExplorer",
@@ -95,7 +95,7 @@ class PositionExplorer(BrowserWidget):
         max_pos = check_integer(max_pos, "max_pos", min_value=1)
         max_d_model = check_d_model(max_d_model, name="max_d_model")
         pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
-        d_model = _check_width(d_model, max_d_model)
+        d_model = check_width(d_model, max_d_model)
         limits = {"max_pos": max_pos, "max_d_model": max_d_model}
         super().__init__(kind="position", pos=pos, d_model=d_model, **limits)
 

@@ -56,6 +56,7 @@ __all__ = [
     "PE_CMAP",
     "PRESENTATION_SCALE",
     "STYLES",
+    "apply_style",
     "check_axes",
     "heatmap",
     "new_axes",
@@ -157,10 +158,15 @@ def figure_scale(scale=None):
 def setup_notebook(scale=None):
     """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
 
-    It also makes numpy 2 print scalars as numpy 1 did (``0.5``, ``True``, not
-    ``np.float64(0.5)``, ``np.True_``), so a chapter's stored outputs read the
-    same under every numpy the course supports. Safe to call more than once and
-    outside IPython (then only the matplotlib and numpy defaults change).
+    What it changes in your session, and nothing more: matplotlib's figure
+    defaults (size, dpi, fonts), the inline backend's PNG options and
+    alt text, and one numpy print option, ``legacy="1.25"`` under numpy 2, which
+    prints scalars as numpy 1 did (``0.5``, ``True``, not ``np.float64(0.5)``,
+    ``np.True_``) so that a chapter's stored outputs read the same under every
+    numpy the course supports; arrays print as numpy's default (precision,
+    widths untouched). ``np.set_printoptions(legacy=False)`` undoes it. Safe to
+    call more than once and outside IPython (then only the matplotlib and numpy
+    defaults change).
 
     Parameters
     ----------
@@ -288,15 +294,24 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     vmax = check_positive(vmax, "vmax")
     rows = _check_rows(rows, len(table))  # (n_rows,) or None
     image = ax.imshow(table, aspect="auto", interpolation="nearest")
-    _apply_style(image, quantity, vmax)
+    apply_style(image, quantity, vmax)
     set_rows(image, rows)
     return image
 
 
-def _apply_style(image, quantity, vmax=1.0):
+def apply_style(image, quantity, vmax=1.0):
     """Colour ``image`` as every figure colours ``quantity`` (:data:`STYLES`), and
     record ``quantity`` as its label (``tests/test_figure_styles.py`` reads it).
-    ``vmax`` tops a centred scale."""
+    ``vmax`` tops a centred scale. Every figure module colours its images so.
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> image = apply_style(ax.imshow([[0.2, 0.8]]), "weight")
+    >>> image.get_label(), image.get_clim()
+    ('weight', (0.0, 1.0))
+    >>> plt.close(fig)
+    """
     if quantity not in STYLES:
         raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
     cmap, scale = STYLES[quantity]
