@@ -55,9 +55,11 @@ __all__ = [
     "PEAK_MARKER",
     "PE_CMAP",
     "PRESENTATION_SCALE",
+    "COLOUR_WORDS",
     "STYLES",
     "apply_style",
     "check_axes",
+    "colour_words",
     "heatmap",
     "new_axes",
     "figure_scale",
@@ -74,6 +76,14 @@ STYLES = {
     "encoding": (PE_CMAP, "centred"),
     "score": ("RdBu_r", "centred"),
     "weight": ("Greens", "unit"),
+}
+
+#: The colours a reader sees at each colour map's low end, middle and high end:
+#: the words figure descriptions use, and which the chapters' prose is held to
+#: (``tests/test_notebooks_stored.py``). A new map in STYLES needs its words here.
+COLOUR_WORDS = {
+    "RdBu_r": ("blue", "white", "red"),
+    "Greens": ("white", "light green", "dark green"),
 }
 
 #: How a heatmap marks the largest entry of a row: a white ring edged in black,
@@ -297,6 +307,28 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     apply_style(image, quantity, vmax)
     set_rows(image, rows)
     return image
+
+
+def colour_words(quantity):
+    """The colours of ``quantity``'s low end, middle and high end, in words.
+
+    Read from :data:`STYLES` and :data:`COLOUR_WORDS`, so that a changed colour
+    map changes every description (or stops them with this message).
+
+    Examples
+    --------
+    >>> colour_words("encoding")
+    ('blue', 'white', 'red')
+    """
+    cmap = STYLES[quantity][0]
+    if cmap not in COLOUR_WORDS:
+        raise ValueError(
+            f"STYLES[{quantity!r}] uses the colour map {cmap!r}, which COLOUR_WORDS "
+            "(posenc_lib/figures/style.py) does not name: add its low, middle and "
+            "high colours there; the figure descriptions follow, and "
+            "tests/test_notebooks_stored.py then names the prose to change."
+        )
+    return COLOUR_WORDS[cmap]
 
 
 def apply_style(image, quantity, vmax=1.0):
