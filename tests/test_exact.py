@@ -11,7 +11,6 @@ checks which inputs are handed over. Nothing here is timed: see
 the whole accepted range.)
 """
 
-import math
 import tracemalloc
 
 import mpmath
@@ -19,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import plain_loop as math_loop
 
 from posenc_lib import exact, sinusoidal_positions
 
@@ -34,19 +34,6 @@ def direct_formula(positions, d_model):
     table[:, 0::2] = np.sin(angle)
     table[:, 1::2] = np.cos(angle)
     return table
-
-
-def math_loop(positions, d_model):
-    """The formula one number at a time with ``math.sin``/``math.cos``."""
-    return np.array(
-        [
-            [
-                (math.sin, math.cos)[k % 2](pos / BASE ** (2 * (k // 2) / d_model))
-                for k in range(d_model)
-            ]
-            for pos in positions
-        ]
-    )
 
 
 def mpmath_table(positions, d_model, digits=30):

@@ -5,16 +5,11 @@ import re
 
 import numpy as np
 import pytest
+from reference import plain_loop
 
 from posenc_lib import pos_encoding, sinusoidal_positions
 from posenc_lib.figures.browser import STATIC, circle_title
 from posenc_lib.figures.explorer import Explorer, dot_line, explorer, pair_table
-
-
-def _reference_encoding(pos, d_model):
-    """The lesson's formula with math.sin / math.cos, one column at a time."""
-    angles = [pos / 10000 ** (2 * (k // 2) / d_model) for k in range(d_model)]
-    return [math.sin(a) if k % 2 == 0 else math.cos(a) for k, a in enumerate(angles)]
 
 
 def test_pair_table_shows_the_worked_trace():
@@ -28,7 +23,7 @@ def test_pair_table_shows_the_worked_trace():
 
 @pytest.mark.parametrize("pos, d_model", [(0, 2), (7, 8), (50, 16)])
 def test_pair_table_matches_the_formula(pos, d_model):
-    reference = _reference_encoding(pos, d_model)
+    reference = plain_loop([pos], d_model)[0]
     rows = re.findall(r"<tr><td>(.*?)</td></tr>", pair_table(pos, d_model))
     sin_cos = [value for row in rows for value in row.split("</td><td>")[3:]]
     assert sin_cos == [f"{value:.4f}" for value in reference]

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import plain_loop as reference
 
 from posenc_lib import (
     exact,
@@ -29,18 +30,6 @@ from posenc_lib import (
 
 d_models = st.integers(1, 32).map(lambda half: 2 * half)
 moderate = st.integers(0, 2000)  # positions where a float64 angle is exact to 1e-12
-
-
-def reference(positions, d_model, base=10000.0):
-    """The card's formula as a plain double loop, shape (len(positions), d_model)."""
-    rows = []
-    for pos in positions:
-        row = []
-        for k in range(d_model):
-            angle = pos / base ** (2 * (k // 2) / d_model)
-            row.append(math.sin(angle) if k % 2 == 0 else math.cos(angle))
-        rows.append(row)
-    return np.array(rows)
 
 
 # --- the card's and the lesson's numbers --------------------------------------
