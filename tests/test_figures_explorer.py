@@ -4,6 +4,7 @@ import math
 import re
 
 import pytest
+from reference import plain_loop
 
 from posenc_lib.figures.explorer import (
     STATIC,
@@ -14,12 +15,6 @@ from posenc_lib.figures.explorer import (
     pair_table,
     static_html,
 )
-
-
-def _reference_encoding(pos, d_model):
-    """The lesson's formula with math.sin / math.cos, one column at a time."""
-    angles = [pos / 10000 ** (2 * (k // 2) / d_model) for k in range(d_model)]
-    return [math.sin(a) if k % 2 == 0 else math.cos(a) for k, a in enumerate(angles)]
 
 
 def test_pair_table_shows_the_worked_trace():
@@ -33,7 +28,7 @@ def test_pair_table_shows_the_worked_trace():
 
 @pytest.mark.parametrize("pos, d_model", [(0, 2), (7, 8), (50, 16)])
 def test_pair_table_matches_the_formula(pos, d_model):
-    reference = _reference_encoding(pos, d_model)
+    reference = plain_loop([pos], d_model)[0]
     rows = re.findall(r"<tr><td>(.*?)</td></tr>", pair_table(pos, d_model))
     sin_cos = [value for row in rows for value in row.split("</td><td>")[3:]]
     assert sin_cos == [f"{value:.4f}" for value in reference]

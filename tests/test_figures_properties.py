@@ -93,7 +93,10 @@ def test_similarity_figure_shows_the_similarity_matrix_and_curve():
     image = fig.axes[0].images[0]
     np.testing.assert_allclose(image.get_array(), matrix)
     assert image.get_extent() == [-0.5, 24.5, 24.5, -0.5]  # i = 0 on top
-    assert image.get_clim() == pytest.approx((-8, 8))  # scaled to d_model / 2
+    assert fig.axes[0].get_ylim() == (24.5, -0.5)  # and the axis agrees
+    # scaled to d_model / 2: the diagonal, a sum of 16 rounded squares, is 8 to
+    # within 16 ulps
+    np.testing.assert_allclose(image.get_clim(), (-8.0, 8.0), rtol=16 * 2**-52)
     curve = fig.axes[1].lines[0].get_xydata()
     np.testing.assert_array_equal(curve[:, 0], offsets)
     np.testing.assert_allclose(curve[:, 1], offset_similarity(offsets, 16))

@@ -1,8 +1,9 @@
 """The learner's package stays small and in layers; the course's tools stay out of it.
 
 Budgets (issue 31): posenc_lib under 7,000 lines, no module over 400, no import
-cycle, ``import posenc_lib`` loads the maths only, and nothing in it imports the
-course's tools (``tools/posenc_tools``), which the learner's wheel does not hold.
+cycle, no module importing another's private name (issue 41), ``import
+posenc_lib`` loads the maths only, and nothing in it imports the course's tools
+(``tools/posenc_tools``), which the learner's wheel does not hold.
 """
 
 import ast
@@ -55,6 +56,20 @@ def test_no_module_imports_the_course_tools():
     assert found == []
 
 
+def test_no_module_imports_another_modules_private_name():
+    found = []
+    for path in MODULES:
+        importer = _name(path)
+        for owner, _, name in (m.rpartition(".") for m in _imports(path)):
+            private = name.startswith("_") and not name.startswith("__")
+            if private and not (importer + ".").startswith(owner + "."):
+                found.append(f"{importer} imports {name} from {owner}")
+    assert not found, (
+        "; ".join(found) + ": a name with a leading underscore is its module's own. "
+        "Make it public (no underscore, in __all__, with a docstring) or move it."
+    )
+
+
 def test_the_package_has_no_import_cycle():
     names = {_name(p): p for p in MODULES}
     graph = {
@@ -88,4 +103,5 @@ def test_import_posenc_lib_loads_the_maths_only():
     )
     loaded = json.loads(done.stdout)
     heavy = ("matplotlib", "ipywidgets", "anywidget", "posenc_lib.exercise")
+    assert sorted(posenc_lib._HOME) == sorted(posenc_lib.__all__)  # each has a home
     assert [m for m in loaded if m.startswith(heavy + ("posenc_lib.figures",))] == []

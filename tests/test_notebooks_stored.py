@@ -15,11 +15,13 @@ when a notebook was not executed and normalised by ``posenc_tools.run_notebooks`
 - nbval's tag ``nbval-ignore-output`` only on widget cells and timing cells,
   and no comment markers for tools in what a learner reads; each widget cell
   is followed by an ordinary code cell that checks the function behind it;
-- every number the prose states as a result (with a decimal point, or of three
-  digits or more) comes out of a cell: it appears in a stored output or in the
-  code of a cell before the end of its section (the cells up to the next ``##``
-  heading), or the markdown cell lists it in its metadata ``posenc.given`` (a
-  number the lesson or the card gives, not computed here);
+- every number the prose states (with a decimal point, or of three digits or
+  more) and every count in words (three to twelve) is shown by a stored output
+  of its section (the cells from its ``##`` heading to the next; a ``##
+  Summary`` may restate the whole chapter), or the markdown cell lists it in
+  its metadata ``posenc.given`` (a number the lesson or the card gives);
+- a colour the prose or an alt text names for -1, 0 or +1 is the one the
+  encoding's colour map shows there (``STYLES``, ``COLOUR_WORDS``);
 - each numbered chapter's title cell links to the previous and next chapter,
   and every link to a notebook points to a file that exists.
 """
@@ -31,6 +33,8 @@ import struct
 from pathlib import Path
 
 import pytest
+
+from posenc_lib.figures.style import STYLES, colour_words
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -256,7 +260,7 @@ def test_pngs_carry_no_software_stamp(path):
             keys = _png_text_keys(base64.b64decode("".join(data)))
             assert not keys, (
                 f"{_name(path)} cell {index}: PNG metadata {keys}; call"
-                " posenc_lib.figures.encoding.setup_notebook() in the Setup cell"
+                " posenc_lib.figures.style.setup_notebook() in the Setup cell"
             )
 
 
@@ -322,16 +326,22 @@ NUMBER = re.compile(
 
 
 TIMES = re.compile(r"<!-- times -->.*?<!-- /times -->", re.DOTALL)
+POWER_BASE = re.compile(r"\d+(?=\^)")  # 10000^{2i/d}: the formula's notation
+WORDS = "three four five six seven eight nine ten eleven twelve".split()
+# "one" and "two" read as articles ("one row", "the two columns") more than counts
+COUNT = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.IGNORECASE)
 
 
-def _computed_text(nb):
-    """Every stored output and every line of code of ``nb``, as one text."""
-    texts = []
-    for _, cell in _code_cells(nb):
-        texts.append(_source(cell))
-        for output in cell["outputs"]:
-            texts += _texts(output)
-    return "\n".join(texts)
+def _shown_values(cells):
+    """Every number the stored outputs of ``cells`` show, as floats."""
+    texts = [
+        text
+        for cell in cells
+        if cell["cell_type"] == "code"
+        for output in cell.get("outputs", [])
+        for text in _texts(output)
+    ]
+    return set(_values("\n".join(texts)))
 
 
 def _values(text):
@@ -348,33 +358,96 @@ def _rounds_to(number, values):
     return any(round(value, decimals) == target for value in values)
 
 
-@notebook
-def test_the_prose_states_only_numbers_the_cells_compute(path):
-    """Change 0.1411 to 0.1511 in the prose, and this fails: the cells say 0.1411.
+def _section(cells, index):
+    """The cells of the section holding cell ``index`` (from its ``##`` heading to
+    the next); a ``## Summary`` restates the whole chapter up to its end."""
+    heads = [i for i, c in enumerate(cells) if _source(c).startswith("## ")]
+    start = max((i for i in heads if i <= index), default=0)
+    end = next((i for i in heads if i > index), len(cells))
+    summary = _source(cells[start]).startswith("## Summary")
+    return cells[0 if summary else start : end]
 
-    A prose number matches a computed one that rounds to it (0.1411 is
-    0.14112000806 to 4 decimals), so the prose may round what a cell prints. It
-    must be computed by the end of its section, so that a number some later
-    cell happens to print does not vouch for it (0.0300 to 0.0010 in the trace).
+
+def _unshown(cell, shown):
+    """The numbers and counts of a markdown cell that ``shown`` lacks."""
+    given = set(cell.get("metadata", {}).get("posenc", {}).get("given", []))
+    prose = _source(cell).replace("{,}", ",")  # LaTeX's 47{,}117
+    prose = TIMES.sub("", prose)  # the rule's times: tools/tests/test_chapter_times
+    prose = POWER_BASE.sub("", prose)
+    found = [n for n in NUMBER.findall(prose) if not _rounds_to(n, shown)]
+    for word in (m.group(1).lower() for m in COUNT.finditer(prose)):
+        if float(WORDS.index(word) + 3) not in shown:
+            found.append(word)
+    return [number for number in found if number not in given]
+
+
+@notebook
+def test_the_prose_states_only_numbers_the_outputs_show(path):
+    """Change 0.1411 to 0.1511 in the prose, or "six mistakes" to "seven", and
+    this fails: no stored output of that section shows it.
+
+    A prose number (with a decimal point, or of three digits or more) or count
+    (three to twelve, in words) must be shown by a stored output of its own
+    section, the cells from its ``##`` heading to the next: what the learner
+    sees there, not a literal in some code cell. A prose number may round what
+    an output prints (0.1411 is 0.14112000806 to 4 decimals). A number the
+    lesson or the card gives is listed in the markdown cell's metadata
+    ``posenc.given``; the base of a power in a formula (``10000^{2i/d}``) is
+    notation.
     """
     nb = _load(path)
     cells, missing = nb["cells"], []
-    heads = [i for i, c in enumerate(cells) if _source(c).startswith("## ")]
     for index, cell in enumerate(cells):
-        if cell["cell_type"] != "markdown":
-            continue
-        end = next((i for i in heads if i > index), len(cells))
-        values = set(_values(_computed_text({**nb, "cells": cells[:end]})))
-        given = set(cell.get("metadata", {}).get("posenc", {}).get("given", []))
-        prose = _source(cell).replace("{,}", ",")  # LaTeX's 47{,}117
-        prose = TIMES.sub("", prose)  # the rule's times: tools/tests/test_chapter_times
-        for number in NUMBER.findall(prose):
-            if number not in given and not _rounds_to(number, values):
-                missing.append(f"cell {index} (id {cell.get('id')}): {number}")
+        if cell["cell_type"] == "markdown":
+            shown = _shown_values(_section(cells, index))
+            missing += [
+                f"cell {index} (id {cell.get('id')}): {number}"
+                for number in _unshown(cell, shown)
+            ]
     assert missing == [], (
-        f"{_name(path)}: numbers in the prose that no cell computes by the end "
-        f"of their section: {missing}. "
-        "Correct the prose; or, if the code changed, re-run the notebook (make "
-        f"notebook NB=notebooks/{_name(path)}); or, for a number the lesson or the "
-        "card gives, list it in the markdown cell's metadata posenc.given."
+        f"{_name(path)}: numbers in the prose that no stored output of their "
+        f"section shows: {missing}. Correct the prose; or make a cell of that "
+        "section print the number and re-run the notebook (make notebook "
+        f"NB=notebooks/{_name(path)}); or, for a number the lesson or the card "
+        "gives, list it in the markdown cell's metadata posenc.given."
+    )
+
+
+COLOURS = "blue red white green orange purple grey gray yellow brown pink black"
+# "red for $+1$", "white at 0", "blue -1": a colour named for a value of the scale
+COLOUR_AT = re.compile(
+    rf"\b({'|'.join(COLOURS.split())})(?: for| at)? \$?([+-−]?[01])\$?(?![\d.])"
+)
+
+
+def _colour_claims(path):
+    """(where, colour, value) for every colour the prose or an alt text names
+    for -1, 0 or +1 of a centred scale."""
+    for index, cell in enumerate(_load(path)["cells"]):
+        texts = [_source(cell)] if cell["cell_type"] == "markdown" else []
+        for output in cell.get("outputs", []):
+            texts.append(output.get("metadata", {}).get("image/png", {}).get("alt", ""))
+        for text in texts:
+            for colour, value in COLOUR_AT.findall(" ".join(text.split())):
+                yield f"cell {index}", colour, int(value.replace("−", "-"))
+
+
+@notebook
+def test_the_colours_the_prose_names_are_the_style_tables(path):
+    """Change the encoding's colour map in posenc_lib/figures/style.py, and this
+    fails until COLOUR_WORDS names it and the prose says its colours."""
+    claims = list(_colour_claims(path))
+    if not claims:
+        return
+    words = colour_words("encoding")  # a message if the map has no words yet
+    wrong = [
+        f"{where} names {colour} for {value:+d}, but the encoding colour map "
+        f"{STYLES['encoding'][0]} shows {words[value + 1]} there"
+        for where, colour, value in claims
+        if colour != words[value + 1]
+    ]
+    assert not wrong, (
+        f"{_name(path)}: {'; '.join(wrong)} (STYLES and COLOUR_WORDS in "
+        "posenc_lib/figures/style.py). Change the prose, or re-run the notebook "
+        f"(make notebook NB=notebooks/{_name(path)}) for the figures' alt texts."
     )

@@ -15,7 +15,7 @@ from ..validation import (
     check_table,
 )
 from .describe import describe_figure
-from .style import heatmap, new_axes
+from .style import colour_words, heatmap, new_axes
 
 __all__ = ["plot_encoding_heatmap", "plot_wavelengths", "plot_waves"]
 
@@ -52,10 +52,11 @@ def plot_encoding_heatmap(table, *, ax=None):
     ax.figure.colorbar(image, ax=ax, label="PE[pos, k]")
     n_positions, d_model = table.shape
     ax.set(xlabel="column k", ylabel="position pos", title=f"PE, d_model = {d_model}")
+    low, _, high = colour_words("encoding")
     describe_figure(
         ax.figure,
         f"Heatmap of the encoding table: {n_positions} positions (rows, 0 at the "
-        f"top) by {d_model} columns, blue -1 to red +1; the left columns change "
+        f"top) by {d_model} columns, {low} -1 to {high} +1; the left columns change "
         "fast from row to row, the right ones slowly.",
     )
     return ax

@@ -9,8 +9,8 @@ import numpy as np
 
 from ..validation import check_array, check_instance, check_integer, check_positive
 from .describe import describe_figure
-from .properties import _check_score_panels
-from .style import PEAK_MARKER, _apply_style
+from .properties import check_score_panels
+from .style import PEAK_MARKER, apply_style
 
 __all__ = ["attention_maps", "loss_curves"]
 
@@ -36,14 +36,14 @@ def attention_maps(panels, *, lag):
     [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
     >>> plt.close(fig)
     """
-    checked = _check_score_panels(panels, entries="title -> attention weights")
+    checked = check_score_panels(panels, entries="title -> attention weights")
     n, panels = checked[0][1].shape[0], len(checked)
     lag = check_integer(lag, "lag", min_value=0, max_value=n - 1)
     rows, later = np.arange(lag, n), np.triu(np.ones((n, n), bool), 1)  # keys q > p
     kw = dict(layout="constrained", subplot_kw={"facecolor": "0.8"})  # masked: grey
     fig, axes = plt.subplots(1, panels, figsize=(2.6 * panels + 1, 3.3), **kw)
     for ax, (title, weight) in zip(np.atleast_1d(axes), checked, strict=True):
-        image = _apply_style(ax.imshow(np.where(later, np.nan, weight)), "weight")
+        image = apply_style(ax.imshow(np.where(later, np.nan, weight)), "weight")
         diagonal = dict(lw=1, label=f"q = p − {lag}", zorder=3)  # over the rings
         ax.plot([0, n - 1 - lag], [lag, n - 1], "k--", **diagonal)
         ax.plot(weight[rows].argmax(axis=1), rows, **PEAK_MARKER,

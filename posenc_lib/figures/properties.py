@@ -28,6 +28,7 @@ from .style import PEAK_MARKER, heatmap
 _AGREE = 1e-12
 
 __all__ = [
+    "check_score_panels",
     "compare_tables",
     "look_back_heatmaps",
     "score_heatmaps",
@@ -256,8 +257,18 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     )
 
 
-def _check_score_panels(panels, entries="title -> scores"):
-    """``panels`` as a list of (title, square float matrix), all of one shape."""
+def check_score_panels(panels, entries="title -> scores"):
+    """``panels`` as a list of (title, square float matrix), all of one shape.
+
+    The check of every figure of square query-by-key panels (scores here,
+    attention weights in :mod:`.lookback`); ``entries`` names them in a message.
+
+    Examples
+    --------
+    >>> check_score_panels({"right": [[1, 0], [0, 1]]})
+    [('right', array([[1., 0.],
+           [0., 1.]]))]
+    """
     what = "(n_positions, n_positions): query position p by key position q"
     panels = check_tables(panels, "panels", what=what, entries=entries)
     n = len(next(iter(panels.values())))  # the first panel's rows
@@ -315,7 +326,7 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
     [0.0, 1.0, 2.0, 3.0]
     >>> plt.close(fig)
     """
-    checked = _check_score_panels(panels)
+    checked = check_score_panels(panels)
     n_positions = checked[0][1].shape[0]
     offset = check_integer(offset, "offset", min_value=0, max_value=n_positions - 1)
     check_choice(scale, "scale", _SCALES)

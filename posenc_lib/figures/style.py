@@ -55,8 +55,11 @@ __all__ = [
     "PEAK_MARKER",
     "PE_CMAP",
     "PRESENTATION_SCALE",
+    "COLOUR_WORDS",
     "STYLES",
+    "apply_style",
     "check_axes",
+    "colour_words",
     "heatmap",
     "new_axes",
     "figure_scale",
@@ -73,6 +76,14 @@ STYLES = {
     "encoding": (PE_CMAP, "centred"),
     "score": ("RdBu_r", "centred"),
     "weight": ("Greens", "unit"),
+}
+
+#: The colours a reader sees at each colour map's low end, middle and high end:
+#: the words figure descriptions use, and which the chapters' prose is held to
+#: (``tests/test_notebooks_stored.py``). A new map in STYLES needs its words here.
+COLOUR_WORDS = {
+    "RdBu_r": ("blue", "white", "red"),
+    "Greens": ("white", "light green", "dark green"),
 }
 
 #: How a heatmap marks the largest entry of a row: a white ring edged in black,
@@ -157,10 +168,15 @@ def figure_scale(scale=None):
 def setup_notebook(scale=None):
     """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
 
-    It also makes numpy 2 print scalars as numpy 1 did (``0.5``, ``True``, not
-    ``np.float64(0.5)``, ``np.True_``), so a chapter's stored outputs read the
-    same under every numpy the course supports. Safe to call more than once and
-    outside IPython (then only the matplotlib and numpy defaults change).
+    What it changes in your session, and nothing more: matplotlib's figure
+    defaults (size, dpi, fonts), the inline backend's PNG options and
+    alt text, and one numpy print option, ``legacy="1.25"`` under numpy 2, which
+    prints scalars as numpy 1 did (``0.5``, ``True``, not ``np.float64(0.5)``,
+    ``np.True_``) so that a chapter's stored outputs read the same under every
+    numpy the course supports; arrays print as numpy's default (precision,
+    widths untouched). ``np.set_printoptions(legacy=False)`` undoes it. Safe to
+    call more than once and outside IPython (then only the matplotlib and numpy
+    defaults change).
 
     Parameters
     ----------
@@ -288,15 +304,46 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     vmax = check_positive(vmax, "vmax")
     rows = _check_rows(rows, len(table))  # (n_rows,) or None
     image = ax.imshow(table, aspect="auto", interpolation="nearest")
-    _apply_style(image, quantity, vmax)
+    apply_style(image, quantity, vmax)
     set_rows(image, rows)
     return image
 
 
-def _apply_style(image, quantity, vmax=1.0):
+def colour_words(quantity):
+    """The colours of ``quantity``'s low end, middle and high end, in words.
+
+    Read from :data:`STYLES` and :data:`COLOUR_WORDS`, so that a changed colour
+    map changes every description (or stops them with this message).
+
+    Examples
+    --------
+    >>> colour_words("encoding")
+    ('blue', 'white', 'red')
+    """
+    cmap = STYLES[quantity][0]
+    if cmap not in COLOUR_WORDS:
+        raise ValueError(
+            f"STYLES[{quantity!r}] uses the colour map {cmap!r}, which COLOUR_WORDS "
+            "(posenc_lib/figures/style.py) does not name: add its low, middle and "
+            "high colours there; the figure descriptions follow, and "
+            "tests/test_notebooks_stored.py then names the prose to change."
+        )
+    return COLOUR_WORDS[cmap]
+
+
+def apply_style(image, quantity, vmax=1.0):
     """Colour ``image`` as every figure colours ``quantity`` (:data:`STYLES`), and
     record ``quantity`` as its label (``tests/test_figure_styles.py`` reads it).
-    ``vmax`` tops a centred scale."""
+    ``vmax`` tops a centred scale. Every figure module colours its images so.
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> image = apply_style(ax.imshow([[0.2, 0.8]]), "weight")
+    >>> image.get_label(), image.get_clim()
+    ('weight', (0.0, 1.0))
+    >>> plt.close(fig)
+    """
     if quantity not in STYLES:
         raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
     cmap, scale = STYLES[quantity]

@@ -11,8 +11,8 @@ with the notebook's folder as working directory. Cells tagged
 then left untouched on disk and the script exits non-zero.
 
 The stored result is normalised so that running the script twice in a row
-changes no byte (the stamp-free PNGs come from ``posenc_lib.figures.encoding.
-setup_notebook``, which every notebook calls):
+changes no byte (the stamp-free PNGs come from
+``posenc_lib.figures.style.setup_notebook``, which every notebook calls):
 
 - no ``metadata.widgets`` (the widget state blob) and no per-cell
   ``metadata.execution`` timestamps (and execution runs with
