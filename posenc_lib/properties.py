@@ -12,6 +12,8 @@ likewise, ``|PE[p] - PE[p + Δ]|^2 = 4 sum_i sin^2(Δ w_i / 2)``. The checks tak
 any table, so chapter 05 can ask which property a mistake breaks.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .positional import exact_sin_cos, rotation_matrix, sinusoidal_positions
@@ -33,6 +35,7 @@ __all__ = [
     "min_row_distance",
     "offset_similarity",
     "pair_angle_gaps",
+    "pair_turns",
     "property_report",
     "rotation_error",
     "shift_map_error",
@@ -87,6 +90,57 @@ def pair_angle_gaps(p, q, d_model):
     d_model = check_d_model(d_model)
     sin, cos = exact_sin_cos(np.array([offset]), d_model)  # (1, d_model // 2) each
     return np.abs(np.arctan2(sin[0], cos[0]))  # (d_model // 2,), wrapped exactly
+
+
+class PairTurns(NamedTuple):
+    """Each pair's own block of a matrix, read as a turn times a scale."""
+
+    angle: np.ndarray  # (d_model // 2,): the turn of each pair, radians in [-pi, pi]
+    scale: np.ndarray  # (d_model // 2,): how much each pair's block stretches
+    matrix: np.ndarray  # (d_model, d_model): those scaled turns alone, 0 elsewhere
+
+
+def pair_turns(matrix):
+    """The turn and scale closest to each pair's own ``2 x 2`` block of ``matrix``.
+
+    Block ``i`` (rows and columns ``2i`` and ``2i + 1``) ``[[w, x], [y, z]]`` is
+    nearest to ``scale * [[cos t, sin t], [-sin t, cos t]]``, the shape of a block
+    of :func:`~posenc_lib.positional.rotation_matrix`, with
+    ``scale * (cos t, sin t) = ((w + z) / 2, (x - y) / 2)``. For ``R(Δ)`` the
+    turns are ``Δ ω_i`` (wrapped into ``[-pi, pi]``) and every scale is 1.
+
+    Parameters
+    ----------
+    matrix : array_like of shape (d_model, d_model)
+        E.g. ``W_Q @ W_K.T``, which scores ``PE[p] @ matrix @ PE[q]``.
+
+    Returns
+    -------
+    PairTurns
+        ``angle`` and ``scale``, ``(d_model // 2,)``; ``matrix``, the scaled turns
+        on the diagonal blocks and 0 elsewhere, ``(d_model, d_model)``.
+
+    Examples
+    --------
+    >>> found = pair_turns(rotation_matrix(3, 4))
+    >>> found.angle.round(4), found.scale.round(4)
+    (array([3.  , 0.03]), array([1., 1.]))
+    >>> bool(np.allclose(found.matrix, rotation_matrix(3, 4)))
+    True
+    """
+    matrix = check_table(matrix, "matrix", what="(d_model, d_model), square")
+    d_model = check_d_model(matrix.shape[0], name="matrix.shape[0]")
+    square = {"shape": (d_model, d_model), "what": f"{(d_model, d_model)}, square"}
+    matrix = check_table(matrix, "matrix", **square)
+    n = d_model // 2
+    blocks = matrix.reshape(n, 2, n, 2)[np.arange(n), :, np.arange(n)]  # (n, 2, 2)
+    cos = (blocks[:, 0, 0] + blocks[:, 1, 1]) / 2  # (n,): scale * cos t
+    sin = (blocks[:, 0, 1] - blocks[:, 1, 0]) / 2  # (n,): scale * sin t
+    turns = np.zeros((n, 2, n, 2))
+    turns[np.arange(n), :, np.arange(n)] = np.moveaxis([[cos, sin], [-sin, cos]], 2, 0)
+    return PairTurns(
+        np.arctan2(sin, cos), np.hypot(sin, cos), turns.reshape(d_model, -1)
+    )
 
 
 def min_distance(n_positions, d_model):

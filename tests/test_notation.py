@@ -1,9 +1,11 @@
-"""One notation, fixed in the index, followed by every section of the core path.
+r"""One notation, fixed in the index, followed by every section of the core path.
 
 The index's table gives each symbol one meaning. Here the core path's math uses
 no letter the table does not define, so a letter cannot quietly take a second
 meaning there (the lesson's $d$ and $i$, $j$ for positions, $q$ and $k$ for
-vectors); and its code names the width ``d_model``, never ``d``.
+vectors); an angle letter the table defines ($a = p\,\omega_i$) is defined the
+same way wherever the core path defines it; and its code names the width
+``d_model``, never ``d``, and ``table`` only the embedding table.
 """
 
 import re
@@ -28,11 +30,27 @@ def _symbols(math):
     return greek | set(latin)
 
 
-def _defined():
+def _symbol_column():
+    """The math of the first column of the index's notation table, row by row."""
     index = nbformat.read(NOTEBOOKS / "00_index.ipynb", as_version=4)
     table = next(c.source for c in index.cells if "## The notation" in c.source)
     rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| $")]
-    return set().union(*(_symbols(m[0] or m[1]) for r in rows for m in MATH.findall(r)))
+    return [m[0] or m[1] for r in rows for m in MATH.findall(r)]
+
+
+def _defined():
+    return set().union(*(_symbols(math) for math in _symbol_column()))
+
+
+# a one-letter name given a value in math: "$t = \Delta\,\omega_i$"
+DEFINITION = re.compile(r"^\s*([A-Za-z])\s*=\s*(.+?)\s*$")
+
+
+def _definitions(maths):
+    """``{letter: right-hand side}`` of the definitions among ``maths``, spaces
+    and thin spaces dropped."""
+    found = [DEFINITION.match(math) for math in maths]
+    return [(m[1], re.sub(r"\s|\\,", "", m[2])) for m in found if m]
 
 
 def _core_cells():
@@ -51,6 +69,35 @@ CORE = list(_core_cells())
 
 def test_the_index_defines_the_letters_of_the_formula():
     assert {"p", "q", "k", "i", "omega", "lambda", "Delta", "P", "E", "R"} <= _defined()
+
+
+def test_the_index_gives_each_angle_letter_one_meaning():
+    defined = dict(_definitions(_symbol_column()))
+    assert {"a", "b", "t"} <= defined.keys()
+    assert len(set(defined.values())) == len(defined)  # two letters, two meanings
+
+
+@pytest.mark.parametrize("where, cell", CORE, ids=[w for w, _ in CORE])
+def test_an_angle_letter_means_what_the_index_says(where, cell):
+    r"""04 once wrote $t = \Delta\,\omega_i$ in section 1, $t = q\,\omega_i$ in 2."""
+    defined = dict(_definitions(_symbol_column()))
+    if cell.cell_type == "markdown":
+        maths = [a or b for a, b in MATH.findall(cell.source)]
+        for letter, value in _definitions(maths):
+            if letter in defined:
+                assert value == defined[letter], f"{where}: ${letter} = {value}$"
+
+
+@pytest.mark.parametrize("where, cell", CORE, ids=[w for w, _ in CORE])
+def test_table_names_only_an_embedding_table(where, cell):
+    """Encodings are ``pe_table``: 04 once called them ``table``, as 01 does the
+    embedding table."""
+    if cell.cell_type == "code":
+        for line in cell.source.splitlines():
+            if re.match(r"\s*table\s*=", line):
+                assert not re.search(r"sinusoidal_positions|pos_encoding", line), (
+                    f"{where}: {line.strip()} (name encodings pe_table)"
+                )
 
 
 @pytest.mark.parametrize("where, cell", CORE, ids=[w for w, _ in CORE])

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 from posenc_lib import (
     offset_similarity,
     pos_encoding,
+    rotation_matrix,
     similarity,
     sinusoidal_positions,
 )
+from posenc_lib.properties import pair_turns
 
 d_models = st.integers(1, 32).map(lambda half: 2 * half)
 positions = st.integers(0, 1000)
@@ -60,6 +62,38 @@ def test_the_similarity_of_all_rows_is_toeplitz_with_d_over_2_diagonal():
         np.testing.assert_allclose(diagonal, expected, atol=1e-12)
 
 
+def test_pair_turns_reads_back_a_scaled_turn_under_what_is_not_one():
+    """Each block: a known scale times a turn, plus a reflection and cross-pair
+    entries, which the turn part must ignore."""
+    rng = np.random.default_rng(0)
+    angle, scale = rng.uniform(-3, 3, 4), rng.uniform(0.5, 5, 4)  # (4,) each
+    cos, sin = scale * np.cos(angle), scale * np.sin(angle)
+    reflection = rng.normal(size=(4, 2))  # [[c, d], [d, -c]]: no turn in it
+    matrix = rng.normal(size=(8, 8))  # cross-pair entries stay, blocks are replaced
+    for i in range(4):
+        c, d = reflection[i]
+        matrix[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [
+            [cos[i] + c, sin[i] + d],
+            [-sin[i] + d, cos[i] - c],
+        ]
+    found = pair_turns(matrix)
+    np.testing.assert_allclose(found.angle, angle, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(found.scale, scale, rtol=0, atol=1e-12)
+    expected = np.kron(np.eye(4), np.ones((2, 2)))  # the blocks, and only them
+    assert np.array_equal(found.matrix != 0, expected != 0)
+    np.testing.assert_allclose(
+        pair_turns(found.matrix).angle, angle, rtol=0, atol=1e-12
+    )
+
+
+def test_pair_turns_of_a_rotation_are_its_angles():
+    found = pair_turns(rotation_matrix(5, 16))
+    wrapped = np.angle(np.exp(1j * 5 * 10000 ** (-np.arange(8) / 8)))  # (-pi, pi]
+    np.testing.assert_allclose(found.angle, wrapped, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(found.scale, 1.0, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(found.matrix, rotation_matrix(5, 16), atol=1e-15)
+
+
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
@@ -84,6 +118,16 @@ def test_the_similarity_of_all_rows_is_toeplitz_with_d_over_2_diagonal():
             TypeError,
             "d_model == '4' (str), must be an even integer >= 2.",
         ),
+        (
+            lambda: pair_turns(np.ones((4, 6))),
+            ValueError,
+            "matrix has shape (4, 6), must be (4, 4), square.",
+        ),
+        (
+            lambda: pair_turns(np.ones((3, 3))),
+            ValueError,
+            "matrix.shape[0] == 3, must be an even integer >= 2.",
+        ),
     ],
     ids=[
         "i-negative",
@@ -91,6 +135,8 @@ def test_the_similarity_of_all_rows_is_toeplitz_with_d_over_2_diagonal():
         "d-odd",
         "offset-negative",
         "d-string",
+        "turns-not-square",
+        "turns-odd",
     ],
 )
 def test_bad_input(call, error, message):

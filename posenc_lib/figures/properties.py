@@ -348,6 +348,7 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
         ax.plot(scores[rows].argmax(axis=1), rows, **PEAK_MARKER,
                 label="highest score of row p")  # fmt: skip
         ax.set(title=title, xlabel="key position q")
+        ax.locator_params(integer=True)  # whole positions, however few
     axes[0, 0].set_ylabel("query position p")
     scores = [scores for _, scores in checked]
     _colour_bars(

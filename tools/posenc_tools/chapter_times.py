@@ -1,25 +1,38 @@
-"""How long each part of the course takes, by one rule, written where it is quoted.
+"""How long each part of the course takes, by one rule fitted to readers' times.
 
     python -m posenc_tools.chapter_times           # print the times
     python -m posenc_tools.chapter_times --write   # write them (make notebooks does)
     python -m posenc_tools.chapter_times --check   # exit 1 if a quoted time is stale
+    python -m posenc_tools.chapter_times --fit     # the rule's fit to the readings
 
 The rule, per section (the cells from one ``## `` heading to the next), in
-minutes: the prose at :data:`WORDS_PER_MINUTE`, plus :data:`MINUTES_PER_CODE_CELL`
-for each code cell (run it, read its output), :data:`MINUTES_PER_PREDICTION` for
-each ``Predict`` (write the answer down, then compare) and
-:data:`MINUTES_PER_EXERCISE` for each task (``Your turn`` in the prose, and each
-numbered item under ``## Exercises``). A section whose heading ends in
-``(optional)`` is off the core path; so is every section of a chapter listed in
-:data:`OPTIONAL_CHAPTERS`.
+minutes: a rate (:data:`RATES`) times each count of the section, summed.
 
-Calibration. A careful learner (issue 26) took 50-55, 55-60, 100-120, 70-80,
-45-60, 45-50 and 60-75 minutes for chapters 01 to 07 with their exercises, and a
-later reader (issue 34) about 6 3/4 hours to read and run the whole course and
-10 hours with the exercises, where the old rule (100 words a minute, 0.5, 1.5
-and 4 minutes) said 5 1/2 and 7 1/2. The constants below give that chapter 03
-(2,988 words, 36 code cells, 8 predictions, 7 exercises) 80 and 115 minutes,
-and the whole course 6.9 and 9.6 hours.
+- ``words``: of its prose;
+- ``code_cells``: cells to run and read;
+- ``predictions``: each ``Predict`` (write the answer down, then compare);
+- ``tasks``: each ``Your turn`` (change something, predict, run);
+- ``lines_written``: lines of a function the learner writes from scratch: a
+  code cell tagged ``solution``, counted as the lines of the same cell (same
+  id) in ``notebooks/solutions/`` that its starting version lacks;
+- ``derivations``: markdown cells tagged ``derivation``, where the learner
+  follows or does a derivation or a computation by hand;
+- ``new_terms``: the terms a markdown cell lists in its metadata
+  ``posenc.new_terms``, each met there for the first time on the core path.
+
+A section whose heading ends in ``(optional)`` is off the core path; so is
+every section of a chapter listed in :data:`OPTIONAL_CHAPTERS`. The numbered
+items under ``## Exercises`` are priced apart, :data:`MINUTES_PER_EXERCISE`
+each plus their words: no reader timed the exercises.
+
+Calibration. ``readings.csv``, beside this module, holds fresh readers' times
+with a stopwatch per section of the core path (three readers of the course at
+commit 6115aeb, issue 39, who had not seen it; and the issue's own reader, per
+chapter), with the counts of each section as they read it. :func:`fit` gives
+the rates: the non-negative least-squares fit of the counts to the minutes,
+one equation per reading, over chapters 01 to 04 (the index is not priced:
+its times table is skimmed). ``--fit`` prints the rates and each reader's
+error; the rates are refitted whenever the readings change, never set by hand.
 
 Where the times are written: each section's heading cell gets the line
 ``*Core path · N min*`` or ``*Optional · N min*`` under its heading; the index
@@ -28,31 +41,100 @@ markers ``<!-- times -->`` and ``<!-- /times -->``.
 
 Examples
 --------
->>> minutes(words=750, code_cells=3, predictions=1, tasks=1)
-19
+>>> minutes(words=0, code_cells=0, predictions=0, tasks=0)
+0
+>>> minutes(words=0, code_cells=0, predictions=0, tasks=0, derivations=2) >= 5
+True
 """
 
 import argparse
+import csv
+import itertools
 import re
 import sys
+from pathlib import Path
 
 import nbformat
+import numpy as np
 
 from posenc_tools import ROOT
 
 __all__ = [
-    "MINUTES_PER_CODE_CELL",
+    "COUNTS",
+    "RATES",
     "TIME_LABEL",
-    "WORDS_PER_MINUTE",
+    "fit",
     "minutes",
+    "readings",
     "sections",
 ]
 
-WORDS_PER_MINUTE = 75  # technical prose with formulas, read carefully
-MINUTES_PER_CODE_CELL = 2 / 3  # run it, read what it shows
-MINUTES_PER_PREDICTION = 2  # write the answer down, run, compare
-MINUTES_PER_EXERCISE = 5  # a task: write a function, a short proof, a change
+#: what the rule counts in a section, in the order of ``readings.csv``'s columns
+COUNTS = (
+    "words",
+    "code_cells",
+    "predictions",
+    "tasks",
+    "lines_written",
+    "derivations",
+    "new_terms",
+)
+READINGS = Path(__file__).with_name("readings.csv")
+MINUTES_PER_EXERCISE = 5  # an exercise item: a function, a short proof, a change
 OPTIONAL_CHAPTERS = ("05", "06", "07")  # read after the core path, in any order
+FITTED_CHAPTERS = ("01", "02", "03", "04")  # the chapters the readings price
+
+
+def readings(path=READINGS):
+    """``(counts, minutes, reader)``: one row of counts (``COUNTS``' order) per
+    reading of ``path`` in :data:`FITTED_CHAPTERS`, and its minutes (a range
+    ``a-b`` read as its middle)."""
+    with open(path, encoding="utf-8", newline="") as file:
+        rows = [r for r in csv.DictReader(file) if r["chapter"] in FITTED_CHAPTERS]
+    counts = np.array([[float(r[name]) for name in COUNTS] for r in rows])
+    spent = [np.mean([float(m) for m in r["minutes"].split("-")]) for r in rows]
+    return counts, np.array(spent), [r["reader"] for r in rows]
+
+
+def fit(counts, spent):
+    """``{count: minutes per unit}``, the non-negative least-squares fit of
+    ``counts @ rates ≈ spent``: the best of the unconstrained fits on every
+    subset of the counts whose rates all come out >= 0 (the others at 0).
+
+    Examples
+    --------
+    >>> counts = np.array([[100, 1, 0, 0, 0, 0, 0], [50, 0, 1, 0, 0, 0, 0],
+    ...                    [0, 2, 0, 0, 0, 0, 0], [10, 0, 0, 0, 0, 1, 0]])
+    >>> rates = fit(counts, counts @ [0.02, 0.5, 2, 0, 0, 3, 0])
+    >>> {name: round(rate, 6) for name, rate in rates.items() if rate}
+    {'words': 0.02, 'code_cells': 0.5, 'predictions': 2.0, 'derivations': 3.0}
+    """
+    counts, spent = np.asarray(counts, float), np.asarray(spent, float)
+    best, rates = np.inf, np.zeros(len(COUNTS))
+    for used in itertools.product((False, True), repeat=len(COUNTS)):
+        columns = np.flatnonzero(used)
+        found = np.linalg.lstsq(counts[:, columns], spent, rcond=None)[0]
+        error = np.sum((counts[:, columns] @ found - spent) ** 2)
+        if (found >= 0).all() and error < best - 1e-9:
+            best, rates = error, np.zeros(len(COUNTS))
+            rates[columns] = found
+    return dict(zip(COUNTS, rates.tolist(), strict=True))
+
+
+RATES = fit(*readings()[:2])  # minutes per word, per code cell, per prediction ...
+
+
+def minutes(**counts):
+    """The rule's minutes for these counts (the ``COUNTS``; words, code cells,
+    predictions and tasks must be given, the others default to 0), rounded."""
+    missing = {"words", "code_cells", "predictions", "tasks"} - counts.keys()
+    unknown = counts.keys() - set(COUNTS)
+    if missing or unknown:
+        raise TypeError(
+            f"minutes() needs {sorted(missing)}, knows no {sorted(unknown)}"
+        )
+    return round(sum(RATES[name] * value for name, value in counts.items()))
+
 
 NOTEBOOKS = ROOT / "notebooks"
 START, END = "<!-- times -->", "<!-- /times -->"
@@ -64,16 +146,6 @@ _ITEM = re.compile(r"^\d+\. ", re.MULTILINE)
 _NOT_STEPS = ("Setup", "Summary")  # counted in the times, not named in the path
 
 
-def minutes(*, words, code_cells, predictions, tasks):
-    """The rule's minutes for these counts, rounded to the nearest minute."""
-    return round(
-        words / WORDS_PER_MINUTE
-        + code_cells * MINUTES_PER_CODE_CELL
-        + predictions * MINUTES_PER_PREDICTION
-        + tasks * MINUTES_PER_EXERCISE
-    )
-
-
 def _split_exercises(text):
     """``(text, exercises)``: a markdown cell's text, and its ``## Exercises`` part."""
     found = re.search(r"^## Exercises\b", text, re.MULTILINE)
@@ -82,35 +154,56 @@ def _split_exercises(text):
     )
 
 
-def _minutes(cells):
-    """``(reading, exercises)`` minutes of ``cells``: the exercises are the
-    numbered items (and the words) of a ``## Exercises`` part."""
+def _counts(cells, solutions):
+    """``{count: value}`` of ``cells`` (:data:`COUNTS`), and the exercises' text."""
     prose, exercises = [], []
     for cell in cells:
         if cell.cell_type == "markdown":
             text, tasks = _split_exercises(TIME_LABEL.sub("", cell.source))
             prose.append(text)
             exercises.append(tasks)
-    reading = minutes(
-        words=sum(len(text.split()) for text in prose),
-        code_cells=sum(c.cell_type == "code" and bool(c.source.strip()) for c in cells),
-        predictions=sum(len(_PREDICTION.findall(text)) for text in prose),
-        tasks=sum(len(_TASK.findall(text)) for text in prose),
-    )
-    practice = minutes(
-        words=sum(len(text.split()) for text in exercises),
-        code_cells=0,
-        predictions=0,
-        tasks=sum(len(_ITEM.findall(text)) for text in exercises),
-    )
-    return reading, practice
+    tagged = [c for c in cells if c.cell_type == "markdown"]
+    counts = {
+        "words": sum(len(text.split()) for text in prose),
+        "code_cells": sum(
+            c.cell_type == "code" and bool(c.source.strip()) for c in cells
+        ),
+        "predictions": sum(len(_PREDICTION.findall(text)) for text in prose),
+        "tasks": sum(len(_TASK.findall(text)) for text in prose),
+        "lines_written": sum(_lines_written(c, solutions) for c in cells),
+        "derivations": sum("derivation" in c.metadata.get("tags", []) for c in tagged),
+        "new_terms": sum(
+            len(c.metadata.get("posenc", {}).get("new_terms", [])) for c in tagged
+        ),
+    }
+    return counts, "\n".join(exercises)
 
 
-def sections(nb, chapter):
+def _lines_written(cell, solutions):
+    """Lines a learner writes in ``cell``, tagged ``solution``: those of its
+    solved version (``solutions[cell.id]``) that its starting version lacks."""
+    if cell.cell_type != "code" or "solution" not in cell.metadata.get("tags", []):
+        return 0
+    given = set(cell.source.splitlines())
+    solved = solutions.get(cell.get("id"), cell.source).splitlines()
+    return sum(bool(line.strip()) and line not in given for line in solved)
+
+
+def _minutes(cells, solutions):
+    """``(reading, exercises)`` minutes of ``cells``: the exercises are the
+    numbered items (and the words) of a ``## Exercises`` part."""
+    counts, exercises = _counts(cells, solutions)
+    items = len(_ITEM.findall(exercises))
+    practice = len(exercises.split()) * RATES["words"] + items * MINUTES_PER_EXERCISE
+    return minutes(**counts), round(practice)
+
+
+def sections(nb, chapter, solutions=None):
     """``[(heading, core, minutes, exercise_minutes, first_cell)]`` of a chapter.
 
     A section runs from a cell starting with a ``## `` heading to the next; the
-    cells before the first heading count with the first section.
+    cells before the first heading count with the first section. ``solutions``
+    maps a cell id to its solved source (:func:`solved_cells`).
     """
     starts = [i for i, c in enumerate(nb.cells) if c.source.startswith("## ")]
     found = []
@@ -119,9 +212,25 @@ def sections(nb, chapter):
         heading = nb.cells[start].source.split("\n", 1)[0][3:].strip()
         core = chapter not in OPTIONAL_CHAPTERS and not heading.endswith("(optional)")
         core = core and heading != "Exercises"  # practice: its own column
-        reading, practice = _minutes(nb.cells[0 if number == 0 else start : end])
+        cells = nb.cells[0 if number == 0 else start : end]
+        reading, practice = _minutes(cells, solutions or {})
         found.append((heading, core, reading, practice, start))
     return found
+
+
+def solved_cells(notebook):
+    """``{cell id: source}`` of ``notebook``'s solved version in
+    ``notebooks/solutions/``, or ``{}`` if it has none."""
+    solved = notebook.parent / "solutions" / notebook.name
+    if not solved.is_file():
+        return {}
+    return {c.get("id"): c.source for c in nbformat.read(solved, as_version=4).cells}
+
+
+def chapter_sections(notebook):
+    """:func:`sections` of the chapter notebook at ``notebook``, its solutions read."""
+    nb = nbformat.read(notebook, as_version=4)
+    return sections(nb, notebook.name[:2], solved_cells(notebook))
 
 
 def _chapters():
@@ -132,9 +241,9 @@ def _label(core, total):
     return f"*{'Core path' if core else 'Optional'} · {total} min*"
 
 
-def _labelled(nb, chapter):
+def _labelled(nb, chapter, solutions=None):
     """``nb`` with each heading cell's time label written under its heading."""
-    for heading, core, total, practice, start in sections(nb, chapter):
+    for heading, core, total, practice, start in sections(nb, chapter, solutions):
         cell = nb.cells[start]
         label = _label(core, total)
         if heading == "Exercises":  # practice, apart from the path
@@ -151,7 +260,7 @@ def _table(prefix):
     for notebook in _chapters():
         chapter = notebook.name[:2]
         nb = nbformat.read(notebook, as_version=4)
-        found = sections(nb, chapter)
+        found = sections(nb, chapter, solved_cells(notebook))
         times = [
             sum(m for _, c, m, _, _ in found if c),
             sum(m for _, c, m, _, _ in found if not c),
@@ -191,7 +300,8 @@ def _targets():
     """``{path: text as it should be}`` for every file that quotes a time."""
     wanted = {}
     for notebook in _chapters():
-        nb = _labelled(nbformat.read(notebook, as_version=4), notebook.name[:2])
+        nb = nbformat.read(notebook, as_version=4)
+        nb = _labelled(nb, notebook.name[:2], solved_cells(notebook))
         wanted[notebook] = nbformat.writes(nb).rstrip("\n") + "\n"
     index = NOTEBOOKS / "00_index.ipynb"
     nb = nbformat.read(index, as_version=4)
@@ -210,12 +320,33 @@ def stale():
     return [p for p, text in _targets().items() if p.read_text("utf-8") != text]
 
 
+def fit_report():
+    """The rates, and how far the rule is from each reader: the root mean square
+    of its error per reading (a section, or a chapter), and their totals."""
+    counts, spent, readers = readings()
+    rule = counts @ [RATES[name] for name in COUNTS]  # (n_readings,), unrounded
+    lines = [f"{name}: {RATES[name]:.4g} min" for name in COUNTS]
+    lines[0] += f" ({1 / RATES['words']:.0f} words a minute)"
+    for reader in dict.fromkeys(readers):
+        mine = np.array([r == reader for r in readers])
+        error = np.sqrt(np.mean((rule[mine] - spent[mine]) ** 2))
+        lines.append(
+            f"{reader}: {mine.sum()} readings, error {error:.1f} min each (root"
+            f" mean square); {spent[mine].sum():.0f} min in all, the rule"
+            f" {rule[mine].sum():.0f}"
+        )
+    return "\n".join(lines)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--write", action="store_true", help="write the times")
     parser.add_argument("--check", action="store_true", help="exit 1 if stale")
+    parser.add_argument("--fit", action="store_true", help="the rates and their fit")
     args = parser.parse_args(argv)
-    if args.write:
+    if args.fit:
+        print(fit_report())
+    elif args.write:
         for path, text in _targets().items():
             path.write_text(text, encoding="utf-8")
     elif args.check:
