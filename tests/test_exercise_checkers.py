@@ -81,7 +81,10 @@ def test_the_banks_separate_every_mistake_and_the_right_answer():
         for mistake in POS_ENCODING_MISTAKES:
             answers[mistake] = [rowwise(MISTAKES[mistake], *c.args) for c in cases]
         for a, b in itertools.combinations(answers, 2):
-            assert _separated(answers[a], answers[b]), (a, b)
+            assert _separated(answers[a], answers[b]), (
+                f"the checker's cases answer the same for {a!r} and {b!r}: add a "
+                "case where they differ to the bank in posenc_lib/exercise/checkers.py."
+            )
 
 
 def test_the_banks_expected_answers_match_plain_math():
@@ -112,7 +115,10 @@ def _headings(notebook):
 @pytest.mark.parametrize("key", sorted(SECTIONS))
 def test_each_section_a_message_points_to_exists(key):
     for notebook, section in SECTIONS[key]:
-        assert section in _headings(notebook), (notebook, section)
+        assert section in _headings(notebook), (
+            f"notebooks/{notebook} has no section '## {section}', which the checker's "
+            f"messages about {key!r} point to: add it, or correct the record."
+        )
         assert f"chapter {notebook[:2]}: " in see(key) and f'"{section}"' in see(key)
     assert set(SECTIONS) == {
         *MISTAKES,

@@ -12,9 +12,10 @@ import numpy as np
 
 from ..conventions import USED_BY
 from ..formatting import format_number, format_numbers
-from ..mistakes import DESCRIPTION, MISTAKES, WRONG_LINE
+from ..mistakes import CHAPTER, MISTAKES
 from ..positional import frequencies
 from ._reports import read_report, why
+from ._usual_bugs import BUGS
 
 RTOL = ATOL = 1e-6
 TOLERANCE = "rtol = atol = 1e-6"
@@ -25,15 +26,9 @@ _allclose, _isclose = np.allclose, np.isclose
 # Where each topic is taught: (notebook, section), the section being a "## "
 # heading of that notebook or its part before a colon (tests check they exist).
 _01, _02 = "01_embeddings.ipynb", "02_sinusoidal_encoding.ipynb"
-_05 = "05_common_mistakes.ipynb"
 _FORMULA, _COPY = (_02, "The formula"), (_01, "The lookup returns a copy")
 SECTIONS = {
-    "k-instead-of-pair": (_FORMULA, (_05, "1. `k-instead-of-pair`")),
-    "swapped-sin-cos": ((_02, "Position 0"), (_05, "2. `swapped-sin-cos`")),
-    "sine-only": (_FORMULA, (_05, "3. `sine-only`")),
-    "integer-division": (_FORMULA, (_05, "4. `integer-division`")),
-    "integer-power": (_FORMULA, (_05, "5. `integer-power`")),
-    "added-to-table": (_COPY, (_05, "6. `added-to-table`")),
+    **{m.id: (m.taught, (CHAPTER, m.section)) for m in MISTAKES.values()},
     "pos_encoding": (_FORMULA, (_02, "The worked trace")),
     "sinusoidal_positions": (_FORMULA, (_02, "The exercise card's two examples")),
     "lookup": ((_01, "The table"), _COPY),
@@ -289,14 +284,16 @@ def _integers(descs):
 
 
 def mistake_result(name, mistake, where):
-    """A failed result naming ``mistake``: one of the lesson's, or a usual bug."""
+    """A failed result naming ``mistake``, the id of one of the lesson's
+    mistakes or of a usual bug (:data:`._usual_bugs.BUGS`)."""
     if mistake in MISTAKES:
+        record = MISTAKES[mistake]
         headline = f"{name}: not right yet; this is the mistake '{mistake}'."
-        probably = f"Your code probably has: {WRONG_LINE[mistake]}"
-        lines = [headline, *where, DESCRIPTION[mistake], probably, see(mistake)]
+        probably = f"Your code probably has: {record.wrong_line}"
+        lines = [headline, *where, record.explanation, probably, see(mistake)]
         return failed(*lines, mistake=mistake)
-    what, *explain = mistake
-    return failed(f"{name}: not right yet; {what}.", *where, *explain, see(name))
+    bug = BUGS[mistake]
+    return failed(f"{name}: not right yet; {bug.what}.", *where, *bug.lines, see(name))
 
 
 _CHANGE = {

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..conventions import encoding_table
 from ..embedding import lookup as _right_lookup
-from ..mistakes import MISTAKES, POS_ENCODING_MISTAKES
+from ..mistakes import MISTAKES
 from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
 from ..validation import check_callable
@@ -33,7 +33,7 @@ from ._checking import (
     show,
 )
 from ._reports import read_answer, run_calls, value_of
-from ._usual_bugs import POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS, rows_for
+from ._usual_bugs import BUGS, POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS
 from .guard import check_time_limit
 
 __all__ = [
@@ -46,6 +46,11 @@ __all__ = [
 ]
 
 _OTHER_CONVENTIONS = ("concat", "cos-first", "tensor2tensor")  # valid, not asked for
+
+
+def _recognised(task, how):
+    """The ids of the mistakes of ``task`` the checker tells by ``how``."""
+    return [m.id for m in MISTAKES.values() if (m.task, m.recognised_by) == (task, how)]
 
 
 def _pos_encoding_cases():
@@ -145,10 +150,10 @@ def _judge_encoding(task, reports):
 
     candidates = {
         m: each(lambda ps, d, m=m: np.array([MISTAKES[m](p, d) for p in ps]))
-        for m in POS_ENCODING_MISTAKES
+        for m in _recognised("pos_encoding", "answers")
     }
     for bug in POS_ENCODING_BUGS if one else SINUSOIDAL_POSITIONS_BUGS:
-        candidates[bug] = each(rows_for(bug))
+        candidates[bug] = each(BUGS[bug].rows)
     conventions = {c: each(partial(encoding_table, c)) for c in _OTHER_CONVENTIONS}
     result = diagnose(task, cases, answers, candidates, descs, conventions=conventions)
     if result.passed and not one:
@@ -204,7 +209,7 @@ def _what_happened_to_the_table(case, report, answer):
         lines += _changes(table, after)
     else:
         lines.append("So row += pos_encoding(3, d) would change the table too.")
-    return mistake_result("lookup", "added-to-table", lines)
+    return mistake_result("lookup", _recognised("lookup", "view")[0], lines)
 
 
 def _column_result(case, desc):
@@ -249,7 +254,11 @@ def _judge_lookup(reports):
             hints = [
                 f"That is row {rows[0]} of the table; row {token_id} was asked for."
             ]
-    result = diagnose("lookup", cases, answers, {}, descs, hints=hints)
+    candidates = {
+        m: [MISTAKES[m](*case.args) for case in cases]
+        for m in _recognised("lookup", "answers")
+    }
+    result = diagnose("lookup", cases, answers, candidates, descs, hints=hints)
     if result.passed:
         return _not_an_array("lookup", cases, descs, _ROW_IS_AN_ARRAY) or result
     return result
