@@ -59,7 +59,7 @@ def test_what_the_function_prints_is_shown_even_at_the_fd_level(capfd):
 def test_patching_allclose_where_the_check_runs_changes_no_verdict(monkeypatch):
     monkeypatch.setattr(np, "allclose", lambda *args, **kwargs: True)
     assert not check_pos_encoding(learner_functions.pe_patches_allclose).passed
-    assert check_pos_encoding(learner_functions.pe_loop_list).passed
+    assert check_pos_encoding(learner_functions.pe_float32).passed
 
 
 # -- the bank tells every answer apart ------------------------------------------

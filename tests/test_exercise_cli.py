@@ -88,7 +88,7 @@ def test_a_solution_file_supplies_the_learners_functions(tmp_path):
         "from posenc_lib.mistakes import MISTAKES\n"
         "pos_encoding = MISTAKES['sine-only']\n"
         "def lookup(table, token_id):\n"
-        "    return list(table[token_id])\n"
+        "    return table[token_id].copy()\n"
     )
     done = posenc(
         "run",

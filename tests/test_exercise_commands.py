@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from posenc_lib.exercise import CommandError, run_commands
+from posenc_lib import positional
+from posenc_lib.exercise import CommandError, check_pos_encoding, run_commands
 from posenc_lib.mistakes import MISTAKES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -98,18 +99,62 @@ def test_an_empty_script_prints_nothing():
 # -- the learner's functions --------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "kind", [list, tuple, np.array], ids=["list", "tuple", "array"]
-)
-def test_functions_may_return_lists_tuples_or_arrays(kind):
+def test_functions_returning_arrays_are_used():
     def lookup(table, token_id):
-        return kind([float(x) for x in table[token_id]])
+        return np.array([float(x) for x in table[token_id]])
 
     def pos_encoding(pos, d):
-        return kind(reference_pe(pos, d))
+        return np.array(reference_pe(pos, d))
 
     output = run_commands(LESSON + "ADD 3", lookup=lookup, pos_encoding=pos_encoding)
     assert output == "0.6411 -1.4900 1.0300 0.9996"
+
+
+@pytest.mark.parametrize(
+    ("pos_encoding", "reason", "why"),
+    [
+        (
+            lambda pos, d: reference_pe(pos, d),
+            "your function returns a list, not a numpy array",
+            "The next step adds a row and an encoding, and Python's + joins lists and "
+            "tuples instead of adding their numbers: return a numpy array.",
+        ),
+        (
+            lambda pos, d: np.array(reference_pe(pos, d), dtype=np.float16),
+            "your function returns float16 numbers",
+            "float16 keeps about 3 decimals: return float64 (float32 passes too).",
+        ),
+        (
+            lambda pos, d: np.round(reference_pe(pos, d), 4),
+            "your function returns values rounded to 4 decimals",
+            "Return them unrounded: the check compares within rtol = atol = 1e-6.",
+        ),
+    ],
+    ids=["list", "float16", "rounded"],
+)
+def test_the_checkers_rules_hold_here_with_their_messages(pos_encoding, reason, why):
+    with pytest.raises(CommandError) as caught:
+        run_commands(LESSON + "POSENC 3", pos_encoding=pos_encoding)
+    assert str(caught.value) == f"line 6: POSENC: pos_encoding(3, 4): {reason}. {why}"
+    message = check_pos_encoding(pos_encoding).message.splitlines()
+    assert message[0] == f"pos_encoding: not right yet; {reason}." and why in message
+
+
+def test_a_list_of_wrong_numbers_is_printed_for_comparison():
+    wrong = lambda pos, d: [0.0] * d  # noqa: E731
+    assert run_commands(LESSON + "POSENC 3", pos_encoding=wrong) == " ".join(
+        ["0.0000"] * 4
+    )
+
+
+def test_the_librarys_own_function_is_refused_by_name():
+    message = (
+        "pos_encoding: this is posenc_lib's own pos_encoding, imported, not one "
+        "written in the notebook."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        run_commands(LESSON, pos_encoding=positional.pos_encoding)
+    assert check_pos_encoding(positional.pos_encoding).message == message
 
 
 def test_the_learners_pos_encoding_is_used_by_posenc_add_and_sim():
@@ -420,7 +465,7 @@ def test_a_learners_function_that_fails_is_named_with_its_command(functions, mes
 def test_what_the_learners_functions_print_comes_before_their_line(capfd):
     def chatty(pos, d):
         print(f"pos={pos}", flush=True)
-        return reference_pe(pos, d)
+        return np.array(reference_pe(pos, d))
 
     output = run_commands(LESSON + "POSENC 3\nSIM 1 2", pos_encoding=chatty)
     assert output == printed(reference_pe(3, 4)) + "\n1.5403"

@@ -31,6 +31,13 @@ from ..validation import (
     check_token_ids,
     describe,
 )
+from ._checking import (
+    close,
+    dtype_problem,
+    imported,
+    rounding_problem,
+    type_problem,
+)
 from ._reports import call_report, read_report, serve_calls, why
 from .guard import Guard
 
@@ -252,11 +259,16 @@ class _Interpreter:
         report = self.ask(name, args)
         print(report.get("printed", ""), end="", flush=True)  # what the call printed
         array, failed = read_report(report, (d,))
-        if failed is None:
+        call = f"{name}({'table' if name == 'lookup' else args[0]}, {args[1]})"
+        if failed is None:  # the checkers' rules, in their order
+            right, desc = _LIBRARY[name](*args), report["value"]  # right: (d,)
+            rule = dtype_problem(desc) or rounding_problem([array], [right])
+            rule = rule or (type_problem(desc) if close(array, right) else None)
+            if rule is not None:
+                self.fail(f"{self.command}: {call}: {rule[0]}. {rule[1]}")
             return array  # (d,)
         kind, detail = failed
         detail = _explain(detail) if kind == "error" else detail
-        call = f"{name}({'table' if name == 'lookup' else args[0]}, {args[1]})"
         said = f"{call} {_SAID[kind].format(detail)}"
         self.fail(f"{self.command}: {said}; expected {d} numbers, shape ({d},).")
 
@@ -324,6 +336,10 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
         raise ValueError(f"text has {len(text)} characters, {most}.")
     yours = {"lookup": lookup, "pos_encoding": pos_encoding}
     yours = {name: check_callable(f, name) for name, f in yours.items() if f}
+    for name, f in yours.items():
+        own = imported(name, *(getattr(f, k, None) for k in ("__module__", "__name__")))
+        if own is not None:
+            raise ValueError(f"{name}: {own}.")
     output = []
     # the child starts at the first call; the table reaches it read-only
     with Guard(serve_calls(yours, read_only=True), time_limit) as guard:

@@ -33,6 +33,7 @@ from posenc_lib.exercise._reports import run_calls as _posenc_run_calls
 _posenc_fn = globals().get({task!r})
 _posenc_report = (
     {{"module": str(getattr(_posenc_fn, "__module__", None)),
+     "name": str(getattr(_posenc_fn, "__name__", None)),
      "calls": _posenc_run_calls(_posenc_fn, {calls})}}
     if callable(_posenc_fn) else {{"missing": True}}
 )
@@ -82,13 +83,10 @@ def decide(task, report):
         raise KernelProblem("the kernel's answer was not readable")
     try:
         raised = [str(call["error"]["type"]) for call in calls if "error" in call]
-        own = isinstance(module, str) and module.split(".")[0] == "posenc_lib"
-        if own or REFERENCE_ERROR in raised:
-            return _failed(
-                f"{task}: this is posenc_lib's own {task}, imported, not one written "
-                "in the notebook."
-            )
-        result = judge(task, calls)
+        name = report.get("name")
+        if REFERENCE_ERROR in raised:  # a stand-in of the library's own function
+            module, name = "posenc_lib", task
+        result = judge(task, calls, module, name)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise KernelProblem("the kernel's answer was not readable") from exc
     return {
