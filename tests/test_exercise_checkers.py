@@ -7,6 +7,7 @@ gives; its mistake and convention are the ones its first line names.
 import inspect
 import itertools
 import re
+import warnings
 from pathlib import Path
 
 import learner_functions
@@ -20,6 +21,7 @@ from posenc_lib.exercise import (
     check_lookup,
     check_pos_encoding,
     check_sinusoidal_positions,
+    run_commands,
 )
 from posenc_lib.exercise._checking import SECTIONS, see
 from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases
@@ -158,3 +160,16 @@ def test_something_that_is_not_a_function_is_a_type_error(check):
     message = "fn == [0.0, 1.0], must be a function: yours, to check."
     with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
         check([0.0, 1.0])
+
+
+def test_an_answer_near_the_largest_float_is_shown_briefly_and_quietly():
+    huge = lambda pos, d: np.full(d, 1e308)  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # none from the course's code
+        result = check_pos_encoding(huge)
+        printed = run_commands(
+            "TABLE 1 2\n0 0\nTOKENS 0\nADD 0\nSIM 0 0", pos_encoding=huge
+        )
+    assert "Got:      [1.0000e+308 1.0000e+308 1.0000e+308 1.0000e+308]" in str(result)
+    assert max(map(len, str(result).splitlines())) < 120
+    assert printed == "1.0000e+308 1.0000e+308\ninf"

@@ -6,6 +6,7 @@ import re
 import sys
 from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 
@@ -223,23 +224,25 @@ ERRORS = [
     (
         "non-number-in-table",
         "TABLE 1 2\n1 x",
-        "line 2: table row 0, column 1 == 'x', must be a number.",
+        "line 2, column 3: table row 0, number 1 == 'x', must be a number, in the "
+        "digits 0-9 (like 0.5, -2 or 1e-3).",
     ),
     (
         "nan-in-table",
         "TABLE 1 2\n1 nan",
-        "line 2: table row 0, column 1 == 'nan', must be a finite number.",
+        "line 2, column 3: table row 0, number 1 == 'nan', must be a number, in the "
+        "digits 0-9 (like 0.5, -2 or 1e-3).",
     ),
     (
         "overflow-in-table",
         "TABLE 1 2\n1e400 1",
-        "line 2: table row 0, column 0 == '1e400', must be a finite number.",
+        "line 2: table row 0, number 0 == '1e400', must be a finite number.",
     ),
     (
         "non-integer-argument",
         HEADER + "LOOKUP 1.5",
-        "line 4: LOOKUP: token_id == '1.5', must be an integer "
-        "(usage: LOOKUP <token_id>).",
+        "line 4, column 8: LOOKUP: token_id == '1.5', must be an integer, in the "
+        "digits 0-9 (usage: LOOKUP <token_id>).",
     ),
     (
         "unknown-command",
@@ -477,7 +480,17 @@ def test_what_the_learners_functions_print_comes_before_their_line(capfd):
     [
         ((None,), {}, "text == None, must be a str: the script."),
         ((b"LOOKUP 0",), {}, "text == b'LOOKUP 0', must be a str: the script."),
-        (("",), {"time_limit": -1}, "time_limit == -1, must be in (0, 3600] seconds."),
+        (
+            ("",),
+            {"time_limit": -1},
+            "time_limit == -1, must be a number of seconds in (0, 3600].",
+        ),
+        (
+            ("",),
+            {"time_limit": 10**5000},
+            "time_limit == 100000000000...(5001 digits), must be a number of "
+            "seconds in (0, 3600].",
+        ),
         (("",), {"lookup": 3}, "lookup == 3 (int), must be a function."),
         (
             ("",),
@@ -485,8 +498,75 @@ def test_what_the_learners_functions_print_comes_before_their_line(capfd):
             "pos_encoding == 'sin' (str), must be a function.",
         ),
     ],
-    ids=["none", "bytes", "time-limit-negative", "lookup-int", "pos-encoding-str"],
+    ids=[
+        "none",
+        "bytes",
+        "time-limit-negative",
+        "time-limit-huge",
+        "lookup-int",
+        "pos-encoding-str",
+    ],
 )
 def test_wrong_arguments_are_type_or_value_errors(args, kwargs, message):
     with pytest.raises((TypeError, ValueError), match=f"^{re.escape(message)}$"):
         run_commands(*args, **kwargs)
+
+
+# -- the grammar: ASCII digits and the number forms chapter 03 lists -------------
+
+
+def _forms():
+    """The number forms chapter 03 lists: (integers, table numbers, refused)."""
+    solution = EXAMPLES.parent / "notebooks" / "solutions" / "03_exercise.ipynb"
+    text = next(
+        cell.source
+        for cell in nbformat.read(solution, as_version=4).cells
+        if "Numbers are written in ASCII" in cell.source
+    )
+    text = text[text.index("Numbers are written in ASCII") :]
+    accepted, refused = text.split("Nothing else", 1)
+    integers, decimals = accepted.split("decimal point", 1)
+    words = lambda part: re.findall(r"`([^`]+)`", part)  # noqa: E731
+    return words(integers), words(decimals), words(refused.split(":")[0])
+
+
+def test_chapter_03_lists_the_forms_the_interpreter_reads():
+    integers, decimals, refused = _forms()
+    assert len(integers) >= 3 and len(decimals) >= 3 and len(refused) >= 5
+    for word in integers:
+        if int(word) < 0:  # read, then refused as a position
+            with pytest.raises(
+                CommandError, match="pos == -1, must be an integer >= 0"
+            ):
+                run_commands(LESSON + f"POSENC {word}")
+            continue
+        assert run_commands(LESSON + f"POSENC {word}") == printed(
+            reference_pe(int(word), 4)
+        )
+    for word in integers + decimals:
+        assert run_commands(f"TABLE 1 2\n{word} 0\nLOOKUP 0") == printed(
+            [float(word), 0.0]
+        )
+    for word in refused:
+        with pytest.raises(CommandError, match=r"^line 6, column 8: POSENC: pos == "):
+            run_commands(LESSON + f"POSENC {word}")
+        with pytest.raises(CommandError, match=r"^line 2, column 5: table row 0, "):
+            run_commands(f"TABLE 1 2\n  0 {word}")
+
+
+@pytest.mark.parametrize("word", ["1_0", "\u0663", "\uff13"])
+def test_other_digits_are_refused_by_line_and_column(word):
+    with pytest.raises(CommandError) as caught:
+        run_commands(LESSON + f"TOKENS 1  {word}")
+    assert str(caught.value) == (
+        f"line 6, column 11: TOKENS: id[1] == {word!r}, must be an integer, in the "
+        "digits 0-9 (usage: TOKENS <id> <id> ...)."
+    )
+    assert (caught.value.line, caught.value.column) == (6, 11)
+
+
+def test_masked_positions_are_refused_by_name():
+    masked = np.ma.masked_array([0, 1, 2], mask=[False, True, False])
+    message = "positions is a masked array, must be a 1-D sequence of non-negative "
+    with pytest.raises(TypeError, match=re.escape(message)):
+        positional.sinusoidal_positions(masked, 4)

@@ -77,7 +77,8 @@ def test_each_command_names_its_arguments_as_its_usage_line(
     script = SCRIPTS[command].format(" ".join(words))
     message = _error(script)
     spelled = f"{name}[{index}]" if command == "TOKENS" else name
-    assert re.match(rf"line \d+: {command}: {re.escape(spelled)} == ", message), message
+    where = r"line \d+(, column \d+)?"
+    assert re.match(rf"{where}: {command}: {re.escape(spelled)} == ", message), message
 
 
 def test_the_usage_lines_name_the_arguments_the_messages_use():

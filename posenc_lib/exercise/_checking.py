@@ -305,13 +305,12 @@ def diagnose(name, cases, answers, descs, candidates, *, conventions=None, hints
     ``candidates`` (a mistake id or a usual bug, -> its answers on ``cases``).
     """
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
-    problems = [(case, type_problem(desc)) for case, desc in zip(cases, descs)]
-    case, problem = next(((c, p) for c, p in problems if p), (None, None))
-    if not wrong and problem:  # the right numbers, in a list or a tuple
+    pairs = zip(cases, descs, strict=True)
+    listed = [(case, type_problem(desc)) for case, desc in pairs if type_problem(desc)]
+    if not wrong and listed:  # the right numbers, in a list or a tuple
+        case, (reason, why) = listed[0]
         tried = f"Tried:    {case.call}"
-        return failed(
-            f"{name}: not right yet; {problem[0]}.", tried, problem[1], see(name)
-        )
+        return failed(f"{name}: not right yet; {reason}.", tried, why, see(name))
     if not wrong:
         shown = cases[1 if name == "pos_encoding" else 0]
         example = f"For example {shown.call} = {show(shown.expected)}."

@@ -19,7 +19,7 @@ from ..embedding import lookup as _right_lookup
 from ..mistakes import MISTAKES
 from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
-from ..validation import check_callable
+from ..validation import check_callable, check_seconds
 from ._checking import (
     Case,
     CheckResult,
@@ -35,7 +35,6 @@ from ._checking import (
 )
 from ._reports import read_answer, run_calls, value_of
 from ._usual_bugs import BUGS, POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS
-from .guard import check_time_limit
 
 __all__ = [
     "CheckResult",
@@ -231,6 +230,7 @@ def _judge_lookup(reports):
     return diagnose("lookup", cases, answers, descs, candidates, hints=hints)
 
 
+@np.errstate(all="ignore")  # answers near 1e308 overflow: no warning reaches a learner
 def judge(task, reports, module=None, name=None):
     """The verdict on ``task`` from the reports of its cases' calls, in order.
 
@@ -261,7 +261,8 @@ def judge(task, reports, module=None, name=None):
 def _check(task, fn, time_limit):
     """Run ``fn`` on the cases of ``task`` in a guard's child, then judge."""
     check_callable(fn, "fn", what="a function: yours, to check")
-    reports = run_calls(fn, case_args(task), check_time_limit(time_limit))
+    limit = None if time_limit is None else check_seconds(time_limit)
+    reports = run_calls(fn, case_args(task), limit)
     reports = json.loads(json.dumps(reports))  # as the class grader receives them
     for report in reports:
         print(report.get("printed", ""), end="")
