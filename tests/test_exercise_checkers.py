@@ -6,6 +6,7 @@ gives; its mistake and convention are the ones its first line names.
 
 import inspect
 import itertools
+import os
 import re
 import warnings
 from pathlib import Path
@@ -173,3 +174,13 @@ def test_an_answer_near_the_largest_float_is_shown_briefly_and_quietly():
     assert "Got:      [1.0000e+308 1.0000e+308 1.0000e+308 1.0000e+308]" in str(result)
     assert max(map(len, str(result).splitlines())) < 120
     assert printed == "1.0000e+308 1.0000e+308\ninf"
+
+
+def test_without_fork_the_verdicts_are_the_same_but_untimed(monkeypatch):
+    # Windows has no os.fork: the call runs in this process (docs/ranges.md says what
+    # that leaves unguarded); its errors and answers are judged as with a child
+    monkeypatch.delattr(os, "fork")
+    assert check_pos_encoding(learner_functions.pe_float32).passed
+    assert check_pos_encoding(MISTAKES["sine-only"]).mistake == "sine-only"
+    exits = check_pos_encoding(learner_functions.pe_sys_exit)
+    assert exits.message == inspect.cleandoc(learner_functions.pe_sys_exit.__doc__)

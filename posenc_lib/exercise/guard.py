@@ -17,7 +17,8 @@ EOFError); writes standard output and error, at the fd level, into a capture
 file of at most :data:`FILE_LIMIT` bytes; and answers on one pipe, itself only
 (a copy forked by the learner's code ends silently). The time limit runs from
 each ``note(...)``, sent just before learner code runs. Without ``os.fork``
-(Windows) a request is served in this process, with no time limit.
+(Windows) a request is served in this process: no time limit, no capture, no
+guard against ``os._exit()`` or ``input()`` (README and docs/ranges.md say so).
 """
 
 import builtins
