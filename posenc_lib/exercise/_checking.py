@@ -1,6 +1,6 @@
 """How a checker judges: the reports of a learner's calls against the answers.
 
-:func:`read_case` reads one call's report (:mod:`._reports`), or stops the check
+:func:`read_case` reads one call's report (:mod:`.reports`), or stops the check
 (:class:`Stop`); :func:`diagnose` compares the answers with the right ones within
 :data:`TOLERANCE` (float32 passes) and, if they differ, with each mistake's.
 """
@@ -14,8 +14,8 @@ from ..conventions import USED_BY
 from ..formatting import format_number, format_numbers
 from ..mistakes import CHAPTER, MISTAKES
 from ..positional import frequencies
-from ._reports import read_report, why
 from ._usual_bugs import BUGS
+from .reports import read_report, why
 
 RTOL = ATOL = 1e-6
 TOLERANCE = "rtol = atol = 1e-6"

@@ -2,7 +2,7 @@
 
 Each checker calls your function on a fixed bank of cases in a child process
 (:mod:`.guard`; an error, an exit or an endless loop becomes a verdict). The
-reports come back as plain data (:mod:`._reports`), and :func:`judge`, which
+reports come back as plain data (:mod:`.reports`), and :func:`judge`, which
 the class grader calls too, compares the answers with the library's, then with
 the lesson's mistakes, the usual bugs (:mod:`._usual_bugs`) and other
 libraries' layouts. The bank parts every mistake from every other and from the
@@ -33,8 +33,8 @@ from ._checking import (
     see,
     show,
 )
-from ._reports import read_answer, run_calls, value_of
 from ._usual_bugs import BUGS, POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS
+from .reports import read_answer, run_calls, value_of
 
 __all__ = [
     "CheckResult",
@@ -245,7 +245,7 @@ def judge(task, reports, module=None, name=None):
     Examples
     --------
     >>> from posenc_lib import pos_encoding
-    >>> from posenc_lib.exercise._reports import call_report
+    >>> from posenc_lib.exercise.reports import call_report
     >>> args = case_args("pos_encoding")
     >>> judge("pos_encoding", [call_report(pos_encoding, a) for a in args])
     CheckResult(passed=True, mistake=None)

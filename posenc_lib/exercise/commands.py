@@ -44,8 +44,8 @@ from ._checking import (
     rounding_problem,
     type_problem,
 )
-from ._reports import call_report, read_report, serve_calls, why
 from .guard import Guard
+from .reports import call_report, read_report, serve_calls, why
 
 __all__ = ["MAX_SCRIPT_CHARS", "CommandError", "run_commands"]
 

@@ -21,8 +21,8 @@ from posenc_lib.exercise import (
     check_pos_encoding,
     check_sinusoidal_positions,
 )
-from posenc_lib.exercise._reports import run_calls
 from posenc_lib.exercise.checkers import case_args
+from posenc_lib.exercise.reports import run_calls
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "tests" / "learner_functions.py").read_text("utf-8")
