@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from posenc_tools import ROOT
 from posenc_tools.grading.box import sandbox_problem
@@ -39,8 +40,7 @@ from posenc_tools.make_submissions import (
     write_submissions,
 )
 
-from posenc_lib import pos_encoding
-from posenc_lib.mistakes import MISTAKES
+from posenc_lib.mistakes import MISTAKES, RIGHT
 
 LIMITS = ["--cell-seconds", "10", "--notebook-seconds", "60", "--memory-mb", "3072"]
 
@@ -531,7 +531,9 @@ def _readme_nbgrader_cell():
 
 
 def test_the_readmes_nbgrader_cell_passes_a_right_answer():
-    exec(_readme_nbgrader_cell(), {"pos_encoding": pos_encoding})
+    namespace = {"np": np}
+    exec(RIGHT["pos_encoding"], namespace)  # a learner's, not the library's own
+    exec(_readme_nbgrader_cell(), namespace)
 
 
 def test_the_readmes_nbgrader_cell_names_the_mistake_of_a_wrong_answer():
