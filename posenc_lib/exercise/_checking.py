@@ -3,6 +3,11 @@
 :func:`read_case` reads one call's report (:mod:`.reports`), or stops the check
 (:class:`Stop`); :func:`diagnose` compares the answers with the right ones within
 :data:`TOLERANCE` (float32 passes) and, if they differ, with each mistake's.
+The rules every judge applies, in this order, are here once: the library's own
+function (:func:`imported`), integers or float16 (:func:`dtype_problem`),
+rounding (:func:`rounding_problem`), then, for the right numbers, a list or a
+tuple (:func:`type_problem`); the checkers, the grader (through
+:func:`.checkers.judge`) and ``run_commands`` give their messages.
 """
 
 import html
