@@ -1,4 +1,5 @@
-"""How the course prints a number: exactly 4 decimals, and never ``-0.0000``.
+"""How the course prints a number: exactly 4 decimals, and never ``-0.0000``
+(from 1e10 on, 4 decimals of its scientific form, so no line runs to 300 digits).
 
 The command interpreter, the checkers' messages and the sliders' text print
 numbers through these, so a value reads the same everywhere.
@@ -14,10 +15,11 @@ def format_number(x):
 
     Examples
     --------
-    >>> format_number(-0.99), format_number(-1e-9)
-    ('-0.9900', '0.0000')
+    >>> format_number(-0.99), format_number(-1e-9), format_number(1e308)
+    ('-0.9900', '0.0000', '1.0000e+308')
     """
-    text = f"{float(x):.4f}"
+    x = float(x)
+    text = f"{x:.4e}" if abs(x) >= 1e10 else f"{x:.4f}"
     return "0.0000" if text == "-0.0000" else text
 
 

@@ -22,7 +22,7 @@ from .conventions import (
     permutation,
     tensor2tensor_base,
 )
-from .mistakes import DESCRIPTION, MISTAKES, POS_ENCODING_MISTAKES
+from .mistakes import MISTAKES, POS_ENCODING_MISTAKES
 from .positional import frequencies
 from .validation import (
     BASE_RANGE,
@@ -233,7 +233,7 @@ def _describe(candidate, d_model, base_known=True):
 def _message(candidate, d_model, positions, base_known):
     """What to tell a person about a recognised table."""
     if candidate.mistake is not None:
-        mistake = DESCRIPTION[candidate.mistake]
+        mistake = MISTAKES[candidate.mistake].explanation
         return f"This is {_describe(candidate, d_model)}: {mistake}"
     lines = [
         f"This is {_describe(candidate, d_model, base_known)}, as used by "
@@ -308,8 +308,8 @@ def identify_encoding(table, *, positions=None):
     >>> found = identify_encoding(encoding_table("concat", range(50), 8))
     >>> found.convention, found.base, found.permutation.tolist()
     ('concat', 10000.0, [0, 4, 1, 5, 2, 6, 3, 7])
-    >>> from posenc_lib.mistakes import sine_only
-    >>> identify_encoding([sine_only(p, 6) for p in range(20)]).mistake
+    >>> from posenc_lib.mistakes import MISTAKES
+    >>> identify_encoding([MISTAKES["sine-only"](p, 6) for p in range(20)]).mistake
     'sine-only'
     >>> print(identify_encoding(np.ones((10, 4))))  # doctest: +ELLIPSIS
     Not a sinusoidal encoding I recognise. The nearest candidate is ...

@@ -1,217 +1,217 @@
-"""The lesson's common mistakes, written out as code that makes them.
+"""The lesson's common mistakes: one record each, and the code that makes it.
 
-Each mistake has the signature of the function it gets wrong, so chapter 05 can
-put it beside the right answer and the checkers and
-:func:`posenc_lib.identify_encoding` can recognise it. The right formula::
+A :class:`Mistake` holds everything about one mistake: its id, the function it
+gets wrong, its wrong line and the right line it replaces, what goes wrong,
+what it breaks, where the course shows it and how the checker recognises it.
+Its code is built from that line: the right function of :data:`RIGHT` with the
+one line replaced (``.source``), and the record calls it, after checking its
+arguments as the library does::
 
-    angle      = pos / 10000 ** (2 * pair / d)
-    PE[pos][k] = sin(angle) if k is even else cos(angle)
+    >>> print(MISTAKES["sine-only"].source)
+    def pos_encoding(pos, d):
+        pe = np.zeros(d)  # (d,)
+        for k in range(d):
+            pair = k // 2
+            angle = pos / 10000 ** (2 * pair / d)
+            pe[k] = np.sin(angle)
+        return pe
+    >>> MISTAKES["sine-only"](0, 4)
+    array([0., 0., 0., 0.])
 
-========================= ================================================
-id                        what the code does
-========================= ================================================
-``k-instead-of-pair``     ``angle = pos / 10000 ** (2 * k / d)``
-``swapped-sin-cos``       cosine in even columns, sine in odd ones
-``sine-only``             sine in every column
-``integer-division``      exponent ``(2 * pair) // d``, which is always 0
-``integer-power``         divisor truncated: ``int(10000 ** (2 * pair / d))``
-``added-to-table``        ``lookup`` returns a view, so ``row += PE``
-                          writes into the table
-========================= ================================================
-
-``MISTAKES`` maps each id to its function, in this order; ``WRONG_LINE`` and
-``DESCRIPTION`` map it to the wrong line and to what goes wrong. The five
-``POS_ENCODING_MISTAKES`` take ``pos`` and ``d`` like ``pos_encoding`` and
-return shape ``(d,)``.
+The checkers, :func:`posenc_lib.identify_encoding`, chapter 05's map, the
+grader's fake submissions and the tests all read :data:`MISTAKES`. To add a
+mistake: append its record below, then write its section in chapter 05 (a
+``## N. `id`: ...`` heading, N its place here) and regenerate the notebooks
+(CONTRIBUTING.md, "Add a mistake the checker names").
 """
+
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .validation import check_d_model, check_index, check_integer, check_table
 
-__all__ = [
-    "DESCRIPTION",
-    "MISTAKES",
-    "POS_ENCODING_MISTAKES",
-    "WRONG_LINE",
-    "added_to_table",
-    "integer_division",
-    "integer_power",
-    "k_instead_of_pair",
-    "sine_only",
-    "swapped_sin_cos",
-]
+__all__ = ["CHAPTER", "MISTAKES", "POS_ENCODING_MISTAKES", "RIGHT", "Mistake"]
+
+CHAPTER = "05_common_mistakes.ipynb"  #: the chapter with one section per mistake
+_01, _02 = "01_embeddings.ipynb", "02_sinusoidal_encoding.ipynb"
+_FORMULA = (_02, "The formula")
+
+#: the right function of each task, as a learner writes it in chapter 03
+RIGHT = {
+    "pos_encoding": """\
+def pos_encoding(pos, d):
+    pe = np.zeros(d)  # (d,)
+    for k in range(d):
+        pair = k // 2
+        angle = pos / 10000 ** (2 * pair / d)
+        pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)
+    return pe""",
+    "lookup": """\
+def lookup(table, token_id):
+    return table[token_id].copy()""",
+}
 
 
-def _checked(pos, d):
+def _checked_pos_encoding(pos, d):
     return check_integer(pos, "pos", min_value=0), check_d_model(d, name="d")
 
 
-def k_instead_of_pair(pos, d):
-    """``PE[pos]`` with the column index ``k`` in the exponent instead of ``k // 2``.
-
-    The wrong line::
-
-        angle = pos / 10000 ** (2 * k / d)    # right: 2 * (k // 2) / d
-
-    Examples
-    --------
-    Column 1 should be ``cos(3)``; here it is ``cos(3 / 100)``:
-
-    >>> k_instead_of_pair(3, 4).round(4).tolist()
-    [0.1411, 0.9996, 0.0003, 1.0]
-    """
-    pos, d = _checked(pos, d)
-    pe = np.zeros(d)  # (d,)
-    for k in range(d):
-        angle = pos / 10000 ** (2 * k / d)
-        pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)
-    return pe
-
-
-def swapped_sin_cos(pos, d):
-    """``PE[pos]`` with cosine in the even columns and sine in the odd ones.
-
-    The wrong line::
-
-        pe[k] = np.cos(angle) if k % 2 == 0 else np.sin(angle)
-
-    Examples
-    --------
-    >>> swapped_sin_cos(0, 4)
-    array([1., 0., 1., 0.])
-    """
-    pos, d = _checked(pos, d)
-    pe = np.zeros(d)  # (d,)
-    for k in range(d):
-        angle = pos / 10000 ** (2 * (k // 2) / d)
-        pe[k] = np.cos(angle) if k % 2 == 0 else np.sin(angle)
-    return pe
-
-
-def sine_only(pos, d):
-    """``PE[pos]`` with sine in every column.
-
-    The wrong line::
-
-        pe[k] = np.sin(angle)    # right: cos(angle) in the odd columns
-
-    Examples
-    --------
-    >>> sine_only(0, 4)
-    array([0., 0., 0., 0.])
-    """
-    pos, d = _checked(pos, d)
-    pe = np.zeros(d)  # (d,)
-    for k in range(d):
-        angle = pos / 10000 ** (2 * (k // 2) / d)
-        pe[k] = np.sin(angle)
-    return pe
-
-
-def integer_division(pos, d):
-    """``PE[pos]`` with the exponent computed by integer division.
-
-    The wrong line::
-
-        angle = pos / 10000 ** ((2 * pair) // d)    # right: (2 * pair) / d
-
-    Examples
-    --------
-    >>> integer_division(3, 4).round(4)
-    array([ 0.1411, -0.99  ,  0.1411, -0.99  ])
-    """
-    pos, d = _checked(pos, d)
-    pe = np.zeros(d)  # (d,)
-    for k in range(d):
-        pair = k // 2
-        angle = pos / 10000 ** ((2 * pair) // d)
-        pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)
-    return pe
-
-
-def integer_power(pos, d):
-    """``PE[pos]`` with the divisor ``10000 ** (2 * pair / d)`` truncated to an int.
-
-    The wrong line::
-
-        angle = pos / int(10000 ** (2 * pair / d))    # right: no int(...)
-
-    Only where the divisor is not a whole number (never when ``d`` is 4 or 8)
-    are the frequencies slightly off, more so at later positions.
-
-    Examples
-    --------
-    At ``d == 6``, pair 1 divides by 21 instead of 21.5443:
-
-    >>> from posenc_lib import pos_encoding
-    >>> integer_power(10, 6).round(4)
-    array([-0.544 , -0.8391,  0.4584,  0.8887,  0.0216,  0.9998])
-    >>> pos_encoding(10, 6).round(4)
-    array([-0.544 , -0.8391,  0.4477,  0.8942,  0.0215,  0.9998])
-    """
-    pos, d = _checked(pos, d)
-    pe = np.zeros(d)  # (d,)
-    for k in range(d):
-        pair = k // 2
-        angle = pos / int(10000 ** (2 * pair / d))
-        pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)
-    return pe
-
-
-def added_to_table(table, token_id):
-    """A ``lookup`` that returns a view of the row, so adding to it edits the table.
-
-    The wrong line::
-
-        return table[token_id]    # right: table[token_id].copy()
-
-    Examples
-    --------
-    >>> from posenc_lib import pos_encoding
-    >>> table = np.zeros((2, 4))
-    >>> row = added_to_table(table, 1)
-    >>> row += pos_encoding(1, 4)
-    >>> table.round(4)  # row 1 of the table has changed
-    array([[0.    , 0.    , 0.    , 0.    ],
-           [0.8415, 0.5403, 0.01  , 1.    ]])
-    """
+def _checked_lookup(table, token_id):
     table = check_table(table)  # (vocab_size, d)
-    token_id = check_index(token_id, "token_id", table.shape[0], what="vocab_size")
-    return table[token_id]  # (d,), a view
+    return table, check_index(token_id, "token_id", table.shape[0], what="vocab_size")
 
 
-MISTAKES = {
-    "k-instead-of-pair": k_instead_of_pair,
-    "swapped-sin-cos": swapped_sin_cos,
-    "sine-only": sine_only,
-    "integer-division": integer_division,
-    "integer-power": integer_power,
-    "added-to-table": added_to_table,
-}
+_CHECKS = {"pos_encoding": _checked_pos_encoding, "lookup": _checked_lookup}
 
-POS_ENCODING_MISTAKES = tuple(name for name in MISTAKES if name != "added-to-table")
 
-WRONG_LINE = {
-    "k-instead-of-pair": "angle = pos / 10000 ** (2 * k / d)",
-    "swapped-sin-cos": "pe[k] = np.cos(angle) if k % 2 == 0 else np.sin(angle)",
-    "sine-only": "pe[k] = np.sin(angle)",
-    "integer-division": "angle = pos / 10000 ** ((2 * pair) // d)",
-    "integer-power": "angle = pos / int(10000 ** (2 * pair / d))",
-    "added-to-table": "return table[token_id]",
-}
+@dataclass(frozen=True)
+class Mistake:
+    """One common mistake, and a function that makes it.
 
-DESCRIPTION = {
-    "k-instead-of-pair": "The exponent uses the column k instead of pair = k // 2, "
-    "so the two columns of a pair get different frequencies.",
-    "swapped-sin-cos": "Cosine is in the even columns and sine in the odd ones, "
-    "so position 0 is [1, 0, 1, 0, ...] instead of [0, 1, 0, 1, ...].",
-    "sine-only": "Every column holds a sine, so both columns of a pair are equal "
-    "and PE[pos] . PE[pos] is no longer d / 2.",
-    "integer-division": "The exponent (2 * pair) // d truncates to 0, so every pair "
-    "gets frequency 1 and repeats sin(pos), cos(pos).",
-    "integer-power": "The divisor 10000 ** (2 * pair / d) is truncated to an integer, "
-    "so frequencies are slightly off wherever it is not a whole number.",
-    "added-to-table": "lookup returns a view of the row, so adding the encoding "
-    "in place writes it into the embedding table.",
-}
+    Attributes
+    ----------
+    id : str
+        Its name, e.g. ``"sine-only"``: the checker's ``CheckResult.mistake``.
+    task : {"pos_encoding", "lookup"}
+        The function it gets wrong (``sinusoidal_positions`` gets it wrong row
+        by row).
+    right_line, wrong_line : str
+        A line of ``RIGHT[task]``, and the line the mistake writes instead.
+    explanation : str
+        What goes wrong, as the checker says it.
+    breaks, shown_by : str
+        What it breaks, and the number chapter 05 shows it with (its map).
+    taught : (str, str)
+        ``(notebook, section)`` where the course teaches the right line.
+    section : str
+        Its section of chapter 05: a ``## `` heading, up to the colon.
+    bullet : int or None
+        The lesson's bullet (1 to 5) it comes from; None if the lesson's list
+        does not have it.
+    recognised_by : {"answers", "view"}
+        How the checker tells it: its answers on the checker's cases, or (for
+        a ``lookup``) a writeable view of the table returned.
+    """
+
+    id: str
+    task: str
+    right_line: str
+    wrong_line: str
+    explanation: str
+    breaks: str
+    shown_by: str
+    taught: tuple
+    section: str
+    bullet: int | None
+    recognised_by: str = "answers"
+
+    @property
+    def source(self):
+        """The right function with the wrong line in place of the right one."""
+        return RIGHT[self.task].replace(self.right_line, self.wrong_line, 1)
+
+    @cached_property
+    def function(self):
+        """The function ``.source`` defines (numpy as ``np``), unchecked."""
+        namespace = {"np": np}
+        exec(compile(self.source, f"<mistake {self.id}>", "exec"), namespace)  # noqa: S102
+        return namespace[self.task]
+
+    def __call__(self, *args):
+        """The mistake's answer, after checking ``args`` as the library does."""
+        return self.function(*_CHECKS[self.task](*args))
+
+    def __repr__(self):
+        return f"<mistake {self.id!r}: {self.wrong_line}>"
+
+
+_ANGLE = "angle = pos / 10000 ** (2 * pair / d)"
+_VALUE = "pe[k] = np.sin(angle) if k % 2 == 0 else np.cos(angle)"
+_RECORDS = [
+    Mistake(
+        "k-instead-of-pair",
+        "pos_encoding",
+        _ANGLE,
+        "angle = pos / 10000 ** (2 * k / d)",
+        "The exponent uses the column k instead of pair = k // 2, so the two "
+        "columns of a pair get different frequencies.",
+        "a shift is a rotation",
+        "`rotation error`, `shift map error`",
+        _FORMULA,
+        "1. `k-instead-of-pair`",
+        bullet=1,
+    ),
+    Mistake(
+        "swapped-sin-cos",
+        "pos_encoding",
+        _VALUE,
+        "pe[k] = np.cos(angle) if k % 2 == 0 else np.sin(angle)",
+        "Cosine is in the even columns and sine in the odd ones, so position 0 is "
+        "[1, 0, 1, 0, ...] instead of [0, 1, 0, 1, ...].",
+        r"the direction of $R(\Delta)$",
+        "$R(3)$ tried both ways",
+        (_02, "Position 0"),
+        "2. `swapped-sin-cos`",
+        bullet=2,
+    ),
+    Mistake(
+        "sine-only",
+        "pos_encoding",
+        _VALUE,
+        "pe[k] = np.sin(angle)",
+        "Every column holds a sine, so both columns of a pair are equal and "
+        "PE[pos] . PE[pos] is no longer d / 2.",
+        "the squared length $d_{model}/2$",
+        "`squared-length error`",
+        _FORMULA,
+        "3. `sine-only`",
+        bullet=2,
+    ),
+    Mistake(
+        "integer-division",
+        "pos_encoding",
+        _ANGLE,
+        "angle = pos / 10000 ** ((2 * pair) // d)",
+        "The exponent (2 * pair) // d truncates to 0, so every pair gets frequency "
+        "1 and repeats sin(pos), cos(pos).",
+        "distinct positions",
+        "`min distance`",
+        _FORMULA,
+        "4. `integer-division`",
+        bullet=3,
+    ),
+    Mistake(
+        "integer-power",
+        "pos_encoding",
+        _ANGLE,
+        "angle = pos / int(10000 ** (2 * pair / d))",
+        "The divisor 10000 ** (2 * pair / d) is truncated to an integer, so "
+        "frequencies are slightly off wherever it is not a whole number.",
+        "the frequencies, slightly",
+        "the drift of one angle",
+        _FORMULA,
+        "5. `integer-power`",
+        bullet=4,
+    ),
+    Mistake(
+        "added-to-table",
+        "lookup",
+        "return table[token_id].copy()",
+        "return table[token_id]",
+        "lookup returns a view of the row, so adding the encoding in place writes "
+        "it into the embedding table.",
+        "the embedding table",
+        "`np.shares_memory`",
+        (_01, "The lookup returns a copy"),
+        "6. `added-to-table`",
+        bullet=5,
+        recognised_by="view",
+    ),
+]
+
+#: id -> :class:`Mistake`, in chapter 05's order
+MISTAKES = {mistake.id: mistake for mistake in _RECORDS}
+#: the ids of the mistakes ``pos_encoding`` (and ``sinusoidal_positions``) can make
+POS_ENCODING_MISTAKES = tuple(m.id for m in _RECORDS if m.task == "pos_encoding")

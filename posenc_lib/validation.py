@@ -33,6 +33,7 @@ __all__ = [
     "check_position",
     "check_positions",
     "check_positive",
+    "check_seconds",
     "check_sequence",
     "check_table",
     "check_tables",
@@ -154,6 +155,20 @@ def check_positive(value, name):
     return float(value)
 
 
+def check_seconds(value, name="time_limit", *, most=3600):
+    """Return ``value`` as a float, or raise unless it is a number in ``(0, most]``.
+
+    >>> check_seconds(10**400)
+    Traceback (most recent call last):
+    ...
+    ValueError: time_limit == 100000000000...(401 digits), must be a number of seconds in (0, 3600].
+    """  # noqa: E501
+    expected = f"a number of seconds in (0, {most}]"
+    if not 0 < _real(value, name, expected) <= most:
+        raise _fail(name, value, expected)
+    return float(value)
+
+
 def check_base(base, name="base"):
     """Return ``base`` as a float, or raise unless it is a number in ``[1, 1e100]``."""
     expected = "a number in [1, 1e100]"
@@ -234,6 +249,11 @@ def _integers(values, name, one, high, expected):
     naming the first bad item (``one`` describes an item, ``expected`` what one
     below 0 and one above ``high`` must be). Text, bytes and bools are refused."""
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
+    if isinstance(values, np.ma.MaskedArray):  # its mask would be read past
+        raise TypeError(
+            f"{name} is a masked array, must be {many}: pass {name}.compressed() "
+            f"(the unmasked items) or {name}.filled(v)."
+        )
     check_sequence(values, name, what=many)
     if isinstance(values, range) and values:  # its ends bound it: check them first
         last = (values[-1] - values[0]) // values.step

@@ -56,15 +56,19 @@ def _halves(positions, d, first=np.sin, second=np.cos):
 
 
 def pe_loop_list(pos, d):
-    """pos_encoding: passed all 7 cases.
-    For example pos_encoding(3, 4) = [0.1411 -0.9900 0.0300 0.9996].
+    """pos_encoding: not right yet; your function returns a list, not a numpy array.
+    Tried:    pos_encoding(0, 4)
+    The next step adds a row and an encoding, and Python's + joins lists and tuples instead of adding their numbers: return a numpy array.
+    See chapter 02: "The formula", "The worked trace".
     """
     return _angles([pos], d)[0]
 
 
 def pe_tuple(pos, d):
-    """pos_encoding: passed all 7 cases.
-    For example pos_encoding(3, 4) = [0.1411 -0.9900 0.0300 0.9996].
+    """pos_encoding: not right yet; your function returns a tuple, not a numpy array.
+    Tried:    pos_encoding(0, 4)
+    The next step adds a row and an encoding, and Python's + joins lists and tuples instead of adding their numbers: return a numpy array.
+    See chapter 02: "The formula", "The worked trace".
     """
     return tuple(_angles([pos], d)[0])
 
@@ -84,55 +88,51 @@ def pe_masked_array(pos, d):
 
 
 def pe_list_of_numpy_floats(pos, d):
-    """pos_encoding: passed all 7 cases.
-    For example pos_encoding(3, 4) = [0.1411 -0.9900 0.0300 0.9996].
+    """pos_encoding: not right yet; your function returns a list, not a numpy array.
+    Tried:    pos_encoding(0, 4)
+    The next step adds a row and an encoding, and Python's + joins lists and tuples instead of adding their numbers: return a numpy array.
+    See chapter 02: "The formula", "The worked trace".
     """
     return list(pos_encoding(pos, d))
 
 
 def pe_rounded_4(pos, d):
-    """pos_encoding: not right yet; your values are rounded to 4 decimals; return them unrounded.
+    """pos_encoding: not right yet; your function returns values rounded to 4 decimals.
     Tried:    pos_encoding(3, 4)
     Expected: [0.14112001 -0.98999250 0.02999550 0.99955003]
     Got:      [0.14110000 -0.99000000 0.03000000 0.99960000]
     Columns that differ (by more than rtol = atol = 1e-6): 0, 1, 2, 3.
+    Return them unrounded: the check compares within rtol = atol = 1e-6.
     See chapter 02: "The formula", "The worked trace".
     """
     return np.round(pos_encoding(pos, d), 4)
 
 
 def pe_rounded_2(pos, d):
-    """pos_encoding: not right yet; your values are rounded to 2 decimals; return them unrounded.
+    """pos_encoding: not right yet; your function returns values rounded to 2 decimals.
     Tried:    pos_encoding(3, 4)
     Expected: [0.1411 -0.9900 0.0300 0.9996]
     Got:      [0.1400 -0.9900 0.0300 1.0000]
     Columns that differ (by more than rtol = atol = 1e-6): 0, 1, 2, 3.
+    Return them unrounded: the check compares within rtol = atol = 1e-6.
     See chapter 02: "The formula", "The worked trace".
     """
     return [round(x, 2) for x in _angles([pos], d)[0]]
 
 
 def pe_float16(pos, d):
-    """pos_encoding: not right yet; your values are float16, which keeps about 3 decimals; return float64 (float32 passes too).
-    Tried:    pos_encoding(3, 4)
-    Expected: [0.1411 -0.9900 0.0300 0.9996]
-    Got:      [0.1411 -0.9902 0.0300 0.9995]
-    Columns that differ (by more than rtol = atol = 1e-6): 0, 1, 2, 3.
+    """pos_encoding: not right yet; your function returns float16 numbers.
+    Tried:    pos_encoding(0, 4)
+    float16 keeps about 3 decimals: return float64 (float32 passes too).
     See chapter 02: "The formula", "The worked trace".
     """
     return pos_encoding(pos, d).astype(np.float16)
 
 
 def pe_integer_array(pos, d):
-    """pos_encoding: not right yet (6 of 7 cases differ); it matches none of the common mistakes.
-    Tried:    pos_encoding(3, 4)
-    Expected: [0.1411 -0.9900 0.0300 0.9996]
-    Got:      [0.0000 0.0000 0.0000 0.0000]
-    Columns that differ (by more than rtol = atol = 1e-6): 0, 1, 2, 3.
-    First difference: column 0, in pair 0 (columns 0 and 1).
-      Expected angle: 3 / 10000 ** (2 * 0 / 4) = 3.0000 rad
-      Your columns (0.0000, 0.0000) are not the sine and cosine of one angle: sin^2 + cos^2 = 0.0000, not 1.
-    Your function returns integers (dtype int64), which keep nothing after the decimal point (0.8415 becomes 0): return floats.
+    """pos_encoding: not right yet; your function returns integers (dtype int64).
+    Tried:    pos_encoding(0, 4)
+    Integers keep nothing after the decimal point (0.8415 becomes 0): return floats.
     See chapter 02: "The formula", "The worked trace".
     """
     row = np.zeros(d, dtype=np.int64)  # the learner's slip: an integer array
@@ -592,12 +592,9 @@ def lu_copy(table, token_id):
 
 
 def lu_integer_copy(table, token_id):
-    """lookup: not right yet (4 of 5 cases differ); it matches none of the common mistakes.
+    """lookup: not right yet; your function returns integers (dtype int64).
     Tried:    lookup(table, 0)
-    Expected: [0.5000 -0.5000 1.0000 0.0000]
-    Got:      [0.0000 0.0000 1.0000 0.0000]
-    Columns that differ (by more than rtol = atol = 1e-6): 0, 1.
-    Your function returns integers (dtype int64), which keep nothing after the decimal point (0.8415 becomes 0): return floats.
+    Integers keep nothing after the decimal point (0.8415 becomes 0): return floats.
     See chapter 01: "The table", "The lookup returns a copy".
     """
     return np.array(table[token_id], dtype=np.int64)
@@ -714,20 +711,18 @@ def lu_column(table, token_id):
 
 
 def lu_list(table, token_id):
-    """lookup: not right yet; your function returns a list, not an array.
+    """lookup: not right yet; your function returns a list, not a numpy array.
     Tried:    lookup(table, 0)
-    Got:      the right numbers, as a list
-    A list or a tuple does not pass here: the lesson's next step adds to the row (the embedding plus the encoding), and Python's + joins lists and tuples instead of adding their numbers (row + row holds 2 * d of them). Return a numpy array.
+    The next step adds a row and an encoding, and Python's + joins lists and tuples instead of adding their numbers: return a numpy array.
     See chapter 01: "The table", "The lookup returns a copy".
     """
     return [float(x) for x in table[token_id]]
 
 
 def lu_tuple(table, token_id):
-    """lookup: not right yet; your function returns a tuple, not an array.
+    """lookup: not right yet; your function returns a tuple, not a numpy array.
     Tried:    lookup(table, 0)
-    Got:      the right numbers, as a tuple
-    A list or a tuple does not pass here: the lesson's next step adds to the row (the embedding plus the encoding), and Python's + joins lists and tuples instead of adding their numbers (row + row holds 2 * d of them). Return a numpy array.
+    The next step adds a row and an encoding, and Python's + joins lists and tuples instead of adding their numbers: return a numpy array.
     See chapter 01: "The table", "The lookup returns a copy".
     """
     return tuple(table[token_id])
@@ -775,10 +770,9 @@ def sp_array_of_lists(positions, d_model):
 
 
 def sp_list_of_lists(positions, d_model):
-    """sinusoidal_positions: not right yet; your function returns a list, not an array.
+    """sinusoidal_positions: not right yet; your function returns a list, not a numpy array.
     Tried:    sinusoidal_positions([0, 1], 4)
-    Got:      the right numbers, as a list
-    A list of rows does not pass here: the exercise card asks for "a float array of shape (len(positions), d_model)". Return np.array(rows), or build the array directly.
+    The next step adds a row and an encoding, and Python's + joins lists and tuples instead of adding their numbers: return a numpy array.
     See chapter 02: "The formula", "The exercise card's two examples".
     """
     return _angles(positions, d_model)
@@ -932,12 +926,13 @@ def sp_base_1000(positions, d_model):
 
 
 def sp_rounded_3(positions, d_model):
-    """sinusoidal_positions: not right yet; your values are rounded to 3 decimals; return them unrounded.
+    """sinusoidal_positions: not right yet; your function returns values rounded to 3 decimals.
     Tried:    sinusoidal_positions([0, 1], 4)
     Row 1 of the answer:
     Expected: [0.8415 0.5403 0.0100 1.0000]
     Got:      [0.8410 0.5400 0.0100 1.0000]
     Columns that differ (by more than rtol = atol = 1e-6): 0, 1, 3.
+    Return them unrounded: the check compares within rtol = atol = 1e-6.
     See chapter 02: "The formula", "The exercise card's two examples".
     """
     return sinusoidal_positions(positions, d_model).round(3)

@@ -136,12 +136,15 @@ def test_an_error_whose_message_never_ends_is_named_without_it():
 
 def test_the_time_limit_is_the_documented_default_and_checked():
     assert TIME_LIMIT == 5.0
-    message = "time_limit == 0, must be in (0, 3600] seconds."
+    message = "time_limit == 0, must be a number of seconds in (0, 3600]."
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         check_pos_encoding(_endless, time_limit=0)
-    message = "time_limit == '5', must be a number of seconds."
+    message = "time_limit == '5' (str), must be a number of seconds in (0, 3600]."
     with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
         check_lookup(_endless, time_limit="5")
+    message = "time_limit == 100000000000...(401 digits), must be a number of "
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
+        check_lookup(_endless, time_limit=10**400)
 
 
 def test_a_check_run_from_a_worker_thread_still_ends():

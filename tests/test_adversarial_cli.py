@@ -236,7 +236,7 @@ LONG = {
     "100-KB-integer": (
         b"TABLE 1 2\n0 0\nPOSENC " + b"1" * 100_000,
         "line 3: POSENC: pos == '11111111111111111111'... (100000 characters), "
-        "must be an integer (usage: POSENC <pos>).\n",
+        "must be an integer below 2**63 (usage: POSENC <pos>).\n",
     ),
     "1000-NULs": (
         b"\0" * 1000,
@@ -245,8 +245,8 @@ LONG = {
     ),
     "huge-table-number": (
         b"TABLE 1 2\n0 " + b"9" * 5000 + b"x\n",
-        "line 2: table row 0, column 1 == '99999999999999999999'... (5001 "
-        "characters), must be a number.\n",
+        "line 2, column 3: table row 0, number 1 == '99999999999999999999'... (5001 "
+        "characters), must be a number, in the digits 0-9 (like 0.5, -2 or 1e-3).\n",
     ),
 }
 

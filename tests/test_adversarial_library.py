@@ -46,7 +46,7 @@ from posenc_lib.attention import (
     softmax,
 )
 from posenc_lib.embedding import row_cosines
-from posenc_lib.mistakes import added_to_table
+from posenc_lib.mistakes import MISTAKES
 from posenc_lib.properties import (
     diagonal_spread,
     min_distance,
@@ -466,7 +466,7 @@ SILENT = {  # each was once a number, or numpy's or LAPACK's own error
         f"vectors[2, 1] == nan, {FINITE}",
     ),
     "added_to_table-nan": (
-        lambda: added_to_table(WITH_NAN, 0),
+        lambda: MISTAKES["added-to-table"](WITH_NAN, 0),
         ValueError,
         f"table[2, 1] == nan, {FINITE}",
     ),

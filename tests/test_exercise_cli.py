@@ -85,9 +85,10 @@ def test_no_command_prints_usage_and_exits_with_2():
 def test_a_solution_file_supplies_the_learners_functions(tmp_path):
     solution = tmp_path / "solution.py"
     solution.write_text(
-        "from posenc_lib.mistakes import sine_only as pos_encoding\n"
+        "from posenc_lib.mistakes import MISTAKES\n"
+        "pos_encoding = MISTAKES['sine-only']\n"
         "def lookup(table, token_id):\n"
-        "    return list(table[token_id])\n"
+        "    return table[token_id].copy()\n"
     )
     done = posenc(
         "run",

@@ -6,11 +6,13 @@ import re
 import sys
 from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 from reference import plain_loop
 
-from posenc_lib.exercise import CommandError, run_commands
+from posenc_lib import positional
+from posenc_lib.exercise import CommandError, check_pos_encoding, run_commands
 from posenc_lib.mistakes import MISTAKES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -95,18 +97,62 @@ def test_an_empty_script_prints_nothing():
 # -- the learner's functions --------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "kind", [list, tuple, np.array], ids=["list", "tuple", "array"]
-)
-def test_functions_may_return_lists_tuples_or_arrays(kind):
+def test_functions_returning_arrays_are_used():
     def lookup(table, token_id):
-        return kind([float(x) for x in table[token_id]])
+        return np.array([float(x) for x in table[token_id]])
 
     def pos_encoding(pos, d):
-        return kind(reference_pe(pos, d))
+        return np.array(reference_pe(pos, d))
 
     output = run_commands(LESSON + "ADD 3", lookup=lookup, pos_encoding=pos_encoding)
     assert output == "0.6411 -1.4900 1.0300 0.9996"
+
+
+@pytest.mark.parametrize(
+    ("pos_encoding", "reason", "why"),
+    [
+        (
+            lambda pos, d: reference_pe(pos, d),
+            "your function returns a list, not a numpy array",
+            "The next step adds a row and an encoding, and Python's + joins lists and "
+            "tuples instead of adding their numbers: return a numpy array.",
+        ),
+        (
+            lambda pos, d: np.array(reference_pe(pos, d), dtype=np.float16),
+            "your function returns float16 numbers",
+            "float16 keeps about 3 decimals: return float64 (float32 passes too).",
+        ),
+        (
+            lambda pos, d: np.round(reference_pe(pos, d), 4),
+            "your function returns values rounded to 4 decimals",
+            "Return them unrounded: the check compares within rtol = atol = 1e-6.",
+        ),
+    ],
+    ids=["list", "float16", "rounded"],
+)
+def test_the_checkers_rules_hold_here_with_their_messages(pos_encoding, reason, why):
+    with pytest.raises(CommandError) as caught:
+        run_commands(LESSON + "POSENC 3", pos_encoding=pos_encoding)
+    assert str(caught.value) == f"line 6: POSENC: pos_encoding(3, 4): {reason}. {why}"
+    message = check_pos_encoding(pos_encoding).message.splitlines()
+    assert message[0] == f"pos_encoding: not right yet; {reason}." and why in message
+
+
+def test_a_list_of_wrong_numbers_is_printed_for_comparison():
+    wrong = lambda pos, d: [0.0] * d  # noqa: E731
+    assert run_commands(LESSON + "POSENC 3", pos_encoding=wrong) == " ".join(
+        ["0.0000"] * 4
+    )
+
+
+def test_the_librarys_own_function_is_refused_by_name():
+    message = (
+        "pos_encoding: this is posenc_lib's own pos_encoding, imported, not one "
+        "written in the notebook."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        run_commands(LESSON, pos_encoding=positional.pos_encoding)
+    assert check_pos_encoding(positional.pos_encoding).message == message
 
 
 def test_the_learners_pos_encoding_is_used_by_posenc_add_and_sim():
@@ -175,23 +221,25 @@ ERRORS = [
     (
         "non-number-in-table",
         "TABLE 1 2\n1 x",
-        "line 2: table row 0, column 1 == 'x', must be a number.",
+        "line 2, column 3: table row 0, number 1 == 'x', must be a number, in the "
+        "digits 0-9 (like 0.5, -2 or 1e-3).",
     ),
     (
         "nan-in-table",
         "TABLE 1 2\n1 nan",
-        "line 2: table row 0, column 1 == 'nan', must be a finite number.",
+        "line 2, column 3: table row 0, number 1 == 'nan', must be a number, in the "
+        "digits 0-9 (like 0.5, -2 or 1e-3).",
     ),
     (
         "overflow-in-table",
         "TABLE 1 2\n1e400 1",
-        "line 2: table row 0, column 0 == '1e400', must be a finite number.",
+        "line 2: table row 0, number 0 == '1e400', must be a finite number.",
     ),
     (
         "non-integer-argument",
         HEADER + "LOOKUP 1.5",
-        "line 4: LOOKUP: token_id == '1.5', must be an integer "
-        "(usage: LOOKUP <token_id>).",
+        "line 4, column 8: LOOKUP: token_id == '1.5', must be an integer, in the "
+        "digits 0-9 (usage: LOOKUP <token_id>).",
     ),
     (
         "unknown-command",
@@ -417,7 +465,7 @@ def test_a_learners_function_that_fails_is_named_with_its_command(functions, mes
 def test_what_the_learners_functions_print_comes_before_their_line(capfd):
     def chatty(pos, d):
         print(f"pos={pos}", flush=True)
-        return reference_pe(pos, d)
+        return np.array(reference_pe(pos, d))
 
     output = run_commands(LESSON + "POSENC 3\nSIM 1 2", pos_encoding=chatty)
     assert output == printed(reference_pe(3, 4)) + "\n1.5403"
@@ -429,7 +477,17 @@ def test_what_the_learners_functions_print_comes_before_their_line(capfd):
     [
         ((None,), {}, "text == None, must be a str: the script."),
         ((b"LOOKUP 0",), {}, "text == b'LOOKUP 0', must be a str: the script."),
-        (("",), {"time_limit": -1}, "time_limit == -1, must be in (0, 3600] seconds."),
+        (
+            ("",),
+            {"time_limit": -1},
+            "time_limit == -1, must be a number of seconds in (0, 3600].",
+        ),
+        (
+            ("",),
+            {"time_limit": 10**5000},
+            "time_limit == 100000000000...(5001 digits), must be a number of "
+            "seconds in (0, 3600].",
+        ),
         (("",), {"lookup": 3}, "lookup == 3 (int), must be a function."),
         (
             ("",),
@@ -437,8 +495,75 @@ def test_what_the_learners_functions_print_comes_before_their_line(capfd):
             "pos_encoding == 'sin' (str), must be a function.",
         ),
     ],
-    ids=["none", "bytes", "time-limit-negative", "lookup-int", "pos-encoding-str"],
+    ids=[
+        "none",
+        "bytes",
+        "time-limit-negative",
+        "time-limit-huge",
+        "lookup-int",
+        "pos-encoding-str",
+    ],
 )
 def test_wrong_arguments_are_type_or_value_errors(args, kwargs, message):
     with pytest.raises((TypeError, ValueError), match=f"^{re.escape(message)}$"):
         run_commands(*args, **kwargs)
+
+
+# -- the grammar: ASCII digits and the number forms chapter 03 lists -------------
+
+
+def _forms():
+    """The number forms chapter 03 lists: (integers, table numbers, refused)."""
+    solution = EXAMPLES.parent / "notebooks" / "solutions" / "03_exercise.ipynb"
+    text = next(
+        cell.source
+        for cell in nbformat.read(solution, as_version=4).cells
+        if "Numbers are written in ASCII" in cell.source
+    )
+    text = text[text.index("Numbers are written in ASCII") :]
+    accepted, refused = text.split("Nothing else", 1)
+    integers, decimals = accepted.split("decimal point", 1)
+    words = lambda part: re.findall(r"`([^`]+)`", part)  # noqa: E731
+    return words(integers), words(decimals), words(refused.split(":")[0])
+
+
+def test_chapter_03_lists_the_forms_the_interpreter_reads():
+    integers, decimals, refused = _forms()
+    assert len(integers) >= 3 and len(decimals) >= 3 and len(refused) >= 5
+    for word in integers:
+        if int(word) < 0:  # read, then refused as a position
+            with pytest.raises(
+                CommandError, match="pos == -1, must be an integer >= 0"
+            ):
+                run_commands(LESSON + f"POSENC {word}")
+            continue
+        assert run_commands(LESSON + f"POSENC {word}") == printed(
+            reference_pe(int(word), 4)
+        )
+    for word in integers + decimals:
+        assert run_commands(f"TABLE 1 2\n{word} 0\nLOOKUP 0") == printed(
+            [float(word), 0.0]
+        )
+    for word in refused:
+        with pytest.raises(CommandError, match=r"^line 6, column 8: POSENC: pos == "):
+            run_commands(LESSON + f"POSENC {word}")
+        with pytest.raises(CommandError, match=r"^line 2, column 5: table row 0, "):
+            run_commands(f"TABLE 1 2\n  0 {word}")
+
+
+@pytest.mark.parametrize("word", ["1_0", "\u0663", "\uff13"])
+def test_other_digits_are_refused_by_line_and_column(word):
+    with pytest.raises(CommandError) as caught:
+        run_commands(LESSON + f"TOKENS 1  {word}")
+    assert str(caught.value) == (
+        f"line 6, column 11: TOKENS: id[1] == {word!r}, must be an integer, in the "
+        "digits 0-9 (usage: TOKENS <id> <id> ...)."
+    )
+    assert (caught.value.line, caught.value.column) == (6, 11)
+
+
+def test_masked_positions_are_refused_by_name():
+    masked = np.ma.masked_array([0, 1, 2], mask=[False, True, False])
+    message = "positions is a masked array, must be a 1-D sequence of non-negative "
+    with pytest.raises(TypeError, match=re.escape(message)):
+        positional.sinusoidal_positions(masked, 4)

@@ -15,32 +15,32 @@ import pytest
 
 from posenc_lib import sinusoidal_positions
 from posenc_lib.exercise._usual_bugs import (
-    DEGREES,
-    MULTIPLIED,
-    OFF_BY_ONE,
+    BUGS,
     POS_ENCODING_BUGS,
-    POSITIONS_IGNORED,
-    POSITIONS_SORTED,
     SINUSOIDAL_POSITIONS_BUGS,
-    rows_for,
 )
 from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases
 from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 LEARNERS = {  # each bug, as a learner's sinusoidal_positions
-    POSITIONS_IGNORED: lf.sp_ignores_positions,
-    POSITIONS_SORTED: lf.sp_sorts_positions,
-    OFF_BY_ONE: lf.sp_off_by_one,
-    MULTIPLIED: lf.sp_multiplied,
-    DEGREES: lambda ps, d: np.array([lf.pe_degrees(p, d) for p in ps]),
+    "positions-ignored": lf.sp_ignores_positions,
+    "positions-sorted": lf.sp_sorts_positions,
+    "off-by-one": lf.sp_off_by_one,
+    "multiplied": lf.sp_multiplied,
+    "degrees": lambda ps, d: np.array([lf.pe_degrees(p, d) for p in ps]),
 }
 
 
-@pytest.mark.parametrize("bug", LEARNERS, ids=[bug[0] for bug in LEARNERS])
+def test_every_bug_has_a_learner_and_is_tried():
+    assert set(LEARNERS) == set(BUGS) == set(SINUSOIDAL_POSITIONS_BUGS)
+    assert set(POS_ENCODING_BUGS) <= set(BUGS)
+
+
+@pytest.mark.parametrize("bug", LEARNERS)
 def test_each_bug_answers_what_a_learner_who_makes_it_answers(bug):
     for positions, d in [([3, 0, 7, 7], 8), ([2, 0, 5], 2), (list(range(20)), 16)]:
         np.testing.assert_allclose(
-            rows_for(bug)(positions, d), LEARNERS[bug](positions, d), atol=1e-9
+            BUGS[bug].rows(positions, d), LEARNERS[bug](positions, d), atol=1e-9
         )
 
 
@@ -55,7 +55,7 @@ def test_the_banks_separate_every_bug_mistake_and_the_right_answer():
             rows = lambda ps, d, m=mistake: np.array([MISTAKES[m](p, d) for p in ps])  # noqa: E731
             answers[mistake] = [rows(*t) for t in table]
         for bug in bugs:
-            answers[bug[0]] = [rows_for(bug)(*t) for t in table]
+            answers[bug] = [BUGS[bug].rows(*t) for t in table]
         for a, b in itertools.combinations(answers, 2):
             assert any(
                 not np.allclose(x, y, rtol=1e-6, atol=1e-6)

@@ -77,7 +77,8 @@ def test_each_command_names_its_arguments_as_its_usage_line(
     script = SCRIPTS[command].format(" ".join(words))
     message = _error(script)
     spelled = f"{name}[{index}]" if command == "TOKENS" else name
-    assert re.match(rf"line \d+: {command}: {re.escape(spelled)} == ", message), message
+    where = r"line \d+(, column \d+)?"
+    assert re.match(rf"{where}: {command}: {re.escape(spelled)} == ", message), message
 
 
 def test_the_usage_lines_name_the_arguments_the_messages_use():
@@ -113,7 +114,7 @@ MODULES = (
 )
 #: what the functions return, not what a user calls: no checks to make
 RESULTS = {"Identification", "AttentionHead", "CheckResult", "OutputComparison"}
-RESULTS |= {"CommandError", "LookBack"}
+RESULTS |= {"CommandError", "LookBack", "Mistake"}
 
 TABLE_4 = sinusoidal_positions(range(8), 4)  # (8, 4)
 SIMILARITY = TABLE_4[:6] @ TABLE_4[:6].T  # (6, 6): PE[p] . PE[q]
@@ -218,7 +219,6 @@ OWN = {
     ("context_pairs", "vocab"): ["cat", "dog", "sat", "the"],
     ("train_word_vectors", "table"): lambda: RNG.standard_normal((4, 2)),
     ("look_back_heatmaps", "offset"): 1,
-    ("added_to_table", "table"): lambda: np.zeros((8, 4)),
     ("rope", "positions"): [0, 1, 2, 3],
     ("self_attention", "positions"): [0, 1, 2, 3],
     ("plot_word_vectors", "groups"): None,
@@ -296,7 +296,6 @@ def test_the_walk_reaches_every_public_function():
     assert {"encode", "rope_score", "run_commands", "check_lookup", "heatmap"} <= names
     assert {
         "pair_shift_title",
-        "added_to_table",
         "Explorer",
         "train_word_vectors",
         "init_embedding",

@@ -1,32 +1,107 @@
-"""posenc_lib.mistakes: each mistake does what the lesson says it does."""
+"""posenc_lib.mistakes: each record is whole, and its mistake does what it says.
 
-import inspect
+Every test reads the records, so a new mistake is tested without an edit here;
+a piece missing fails with a sentence naming the file and what to add.
+"""
+
 import math
 import re
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 
-from posenc_lib import pos_encoding
-from posenc_lib.mistakes import (
-    DESCRIPTION,
-    MISTAKES,
-    POS_ENCODING_MISTAKES,
-    WRONG_LINE,
-    added_to_table,
-    integer_power,
-    sine_only,
-    swapped_sin_cos,
-)
+from posenc_lib import lookup, pos_encoding
+from posenc_lib.exercise import check_lookup, check_pos_encoding
+from posenc_lib.mistakes import CHAPTER, MISTAKES, POS_ENCODING_MISTAKES, RIGHT
 
-IDS = [
-    "k-instead-of-pair",
-    "swapped-sin-cos",
-    "sine-only",
-    "integer-division",
-    "integer-power",
-    "added-to-table",
-]
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / CHAPTER
+RECORD = "posenc_lib/mistakes.py"
+CHECK = {"pos_encoding": check_pos_encoding, "lookup": check_lookup}
+
+
+def _headings():
+    """The "## " headings of chapter 05, in order."""
+    cells = nbformat.read(NOTEBOOK, as_version=4).cells
+    return [
+        line[3:].strip()
+        for cell in cells
+        if cell.cell_type == "markdown"
+        for line in cell.source.splitlines()
+        if line.startswith("## ")
+    ]
+
+
+@pytest.mark.parametrize("mistake", MISTAKES.values(), ids=list(MISTAKES))
+def test_each_record_is_whole(mistake):
+    where = f"{RECORD}, the record of {mistake.id!r}"
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", mistake.id), f"{where}: an id"
+    assert mistake.task in RIGHT, f"{where}: task must be one of {list(RIGHT)}"
+    count = RIGHT[mistake.task].count(mistake.right_line)
+    assert count == 1, (
+        f"{where}: right_line must be one line of RIGHT[{mistake.task!r}]"
+    )
+    assert "\n" not in mistake.wrong_line and mistake.wrong_line != mistake.right_line
+    assert mistake.source.count(mistake.wrong_line) == 1
+    how = {"answers"} | ({"view"} if mistake.task == "lookup" else set())
+    assert mistake.recognised_by in how, f"{where}: recognised_by must be in {how}"
+    assert mistake.bullet in (None, 1, 2, 3, 4, 5), f"{where}: bullet 1 to 5, or None"
+
+
+def test_each_mistake_has_its_section_in_chapter_05_in_order():
+    headings = [h.split(":")[0] for h in _headings()]
+    for number, mistake in enumerate(MISTAKES.values(), start=1):
+        section = f"{number}. `{mistake.id}`"
+        assert mistake.section == section, (
+            f"{RECORD}: the record of {mistake.id!r} is number {number}: its section "
+            f"must be {section!r}."
+        )
+        assert section in headings, (
+            f"notebooks/{CHAPTER} has no section '## {section}: ...' for the mistake "
+            f"{mistake.id!r} of {RECORD}: add it after section {number - 1} (what the "
+            "mistake breaks, and a number that shows it), then `make notebook "
+            f"NB=notebooks/{CHAPTER}`."
+        )
+    numbered = [h for h in headings if re.match(r"\d+\. `", h)]
+    extra = sorted(set(numbered) - {m.section for m in MISTAKES.values()})
+    assert not extra, (
+        f"notebooks/{CHAPTER} has sections {extra} with no record in {RECORD}"
+    )
+
+
+def test_chapter_05s_stored_map_and_checker_list_every_mistake():
+    outputs = " ".join(
+        output.get("text", "") + output.get("data", {}).get("text/markdown", "")
+        for cell in nbformat.read(NOTEBOOK, as_version=4).cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+    )
+    for mistake in MISTAKES:
+        assert f"named as: {mistake}" in outputs and f"| `{mistake}` |" in outputs, (
+            f"notebooks/{CHAPTER}'s stored outputs do not show {mistake!r}: run "
+            f"`make notebook NB=notebooks/{CHAPTER}`."
+        )
+
+
+@pytest.mark.parametrize("mistake", MISTAKES.values(), ids=list(MISTAKES))
+def test_the_checker_names_each_mistake_with_its_record(mistake):
+    result = CHECK[mistake.task](mistake)
+    assert result.mistake == mistake.id, (
+        f"the checker does not tell {mistake.id!r} from the others: add a case to the "
+        f"checker's bank (posenc_lib/exercise/checkers.py) where its answer differs."
+    )
+    assert mistake.explanation in result.message
+    assert f"Your code probably has: {mistake.wrong_line}" in result.message
+
+
+@pytest.mark.parametrize("mistake", POS_ENCODING_MISTAKES)
+def test_each_encoding_mistake_differs_from_the_right_answer(mistake):
+    tries = [(0, 4), (3, 4), (10, 6), (7, 8)]
+    assert any(not np.allclose(MISTAKES[mistake](*a), pos_encoding(*a)) for a in tries)
+
+
+# -- the lesson's six, against plain math (an extra check, not required of a new one)
 
 
 def by_formula(pos, d, *, exponent, even, odd, divisor=lambda x: x):
@@ -43,77 +118,49 @@ def right_exponent(k, d):
 
 
 REFERENCES = {
-    "k-instead-of-pair": lambda pos, d: by_formula(
-        pos, d, exponent=lambda k, d: 2 * k / d, even=math.sin, odd=math.cos
+    "k-instead-of-pair": dict(
+        exponent=lambda k, d: 2 * k / d, even=math.sin, odd=math.cos
     ),
-    "swapped-sin-cos": lambda pos, d: by_formula(
-        pos, d, exponent=right_exponent, even=math.cos, odd=math.sin
-    ),
-    "sine-only": lambda pos, d: by_formula(
-        pos, d, exponent=right_exponent, even=math.sin, odd=math.sin
-    ),
-    "integer-division": lambda pos, d: by_formula(
-        pos, d, exponent=lambda k, d: 0, even=math.sin, odd=math.cos
-    ),
-    "integer-power": lambda pos, d: by_formula(
-        pos, d, exponent=right_exponent, even=math.sin, odd=math.cos, divisor=int
+    "swapped-sin-cos": dict(exponent=right_exponent, even=math.cos, odd=math.sin),
+    "sine-only": dict(exponent=right_exponent, even=math.sin, odd=math.sin),
+    "integer-division": dict(exponent=lambda k, d: 0, even=math.sin, odd=math.cos),
+    "integer-power": dict(
+        exponent=right_exponent, even=math.sin, odd=math.cos, divisor=int
     ),
 }
 
 
-def test_the_registry_holds_the_issues_ids_in_order():
-    assert list(MISTAKES) == IDS
-    assert POS_ENCODING_MISTAKES == tuple(IDS[:-1])
-    for table in (WRONG_LINE, DESCRIPTION):
-        assert list(table) == IDS
-
-
-@pytest.mark.parametrize("mistake", IDS)
-def test_the_wrong_line_is_the_line_that_runs_and_the_docstring_shows_it(mistake):
-    function = MISTAKES[mistake]
-    assert function.__name__ == mistake.replace("-", "_")
-    assert WRONG_LINE[mistake] in inspect.getsource(function)
-    assert WRONG_LINE[mistake] in function.__doc__
-    assert "\n" not in WRONG_LINE[mistake]
-
-
-@pytest.mark.parametrize("mistake", POS_ENCODING_MISTAKES)
+@pytest.mark.parametrize("mistake", REFERENCES)
 @pytest.mark.parametrize(("pos", "d"), [(0, 2), (3, 4), (1, 6), (10, 6), (37, 16)])
 def test_each_mistake_matches_its_plain_math_reference(mistake, pos, d):
     got = MISTAKES[mistake](pos, d)
     assert got.shape == (d,)
-    np.testing.assert_allclose(got, REFERENCES[mistake](pos, d), rtol=0, atol=1e-12)
-
-
-@pytest.mark.parametrize("mistake", POS_ENCODING_MISTAKES)
-def test_each_mistake_differs_from_the_right_answer(mistake):
-    differs = [
-        not np.allclose(MISTAKES[mistake](pos, d), pos_encoding(pos, d))
-        for pos, d in [(0, 4), (3, 4), (10, 6)]
-    ]
-    assert any(differs)
+    expected = by_formula(pos, d, **REFERENCES[mistake])
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
 
 
 def test_integer_power_only_matters_where_the_divisor_is_not_whole():
+    integer_power = MISTAKES["integer-power"]
     for d in (2, 4, 8):  # divisors 1, 10, 100, 1000 are whole numbers
         np.testing.assert_allclose(integer_power(123, d), pos_encoding(123, d))
     assert not np.allclose(integer_power(1, 6), pos_encoding(1, 6))
 
 
 def test_swapped_and_sine_only_break_position_zero():
-    np.testing.assert_array_equal(swapped_sin_cos(0, 4), [1, 0, 1, 0])
-    np.testing.assert_array_equal(sine_only(0, 4), [0, 0, 0, 0])
+    np.testing.assert_array_equal(MISTAKES["swapped-sin-cos"](0, 4), [1, 0, 1, 0])
+    np.testing.assert_array_equal(MISTAKES["sine-only"](0, 4), [0, 0, 0, 0])
 
 
 def test_sine_only_loses_the_constant_norm():
+    sine_only = MISTAKES["sine-only"]
     norms = [float(sine_only(pos, 8) @ sine_only(pos, 8)) for pos in range(1, 6)]
     assert all(abs(norm - 4.0) > 0.05 for norm in norms)
 
 
 def test_added_to_table_returns_a_view_that_writes_into_the_table():
     table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
-    row = added_to_table(table, 0)
-    np.testing.assert_array_equal(row, [0.5, -0.5, 1.0, 0.0])
+    row = MISTAKES["added-to-table"](table, 0)
+    np.testing.assert_array_equal(row, lookup(table, 0))
     assert np.shares_memory(row, table)
     row += pos_encoding(3, 4)
     # the table itself now holds the encoded row (the lesson's numbers: test_embedding)
@@ -138,4 +185,4 @@ def test_mistakes_reject_bad_input_like_the_library(mistake, args, error, messag
 def test_added_to_table_rejects_a_negative_id():
     message = "token_id == -1, must be in [0, 2), i.e. 0 <= token_id < vocab_size."
     with pytest.raises(ValueError, match=re.escape(message)):
-        added_to_table(np.zeros((2, 4)), -1)
+        MISTAKES["added-to-table"](np.zeros((2, 4)), -1)

@@ -4,9 +4,8 @@ puts your output beside the reference's (:mod:`.diff`), and the checkers name
 the mistake your function makes (:mod:`.checkers`, in a child process:
 :mod:`.guard`).
 
->>> from posenc_lib import pos_encoding
->>> check_pos_encoding(pos_encoding).passed
-True
+>>> check_pos_encoding(MISTAKES["sine-only"]).mistake
+'sine-only'
 """
 
 from ..mistakes import MISTAKES

@@ -1,8 +1,13 @@
 """How a checker judges: the reports of a learner's calls against the answers.
 
-:func:`read_case` reads one call's report (:mod:`._reports`), or stops the check
+:func:`read_case` reads one call's report (:mod:`.reports`), or stops the check
 (:class:`Stop`); :func:`diagnose` compares the answers with the right ones within
 :data:`TOLERANCE` (float32 passes) and, if they differ, with each mistake's.
+The rules every judge applies, in this order, are here once: the library's own
+function (:func:`imported`), integers or float16 (:func:`dtype_problem`),
+rounding (:func:`rounding_problem`), then, for the right numbers, a list or a
+tuple (:func:`type_problem`); the checkers, the grader (through
+:func:`.checkers.judge`) and ``run_commands`` give their messages.
 """
 
 import html
@@ -12,9 +17,10 @@ import numpy as np
 
 from ..conventions import USED_BY
 from ..formatting import format_number, format_numbers
-from ..mistakes import DESCRIPTION, MISTAKES, WRONG_LINE
+from ..mistakes import CHAPTER, MISTAKES
 from ..positional import frequencies
-from ._reports import read_report, why
+from ._usual_bugs import BUGS
+from .reports import read_report, why
 
 RTOL = ATOL = 1e-6
 TOLERANCE = "rtol = atol = 1e-6"
@@ -25,15 +31,9 @@ _allclose, _isclose = np.allclose, np.isclose
 # Where each topic is taught: (notebook, section), the section being a "## "
 # heading of that notebook or its part before a colon (tests check they exist).
 _01, _02 = "01_embeddings.ipynb", "02_sinusoidal_encoding.ipynb"
-_05 = "05_common_mistakes.ipynb"
 _FORMULA, _COPY = (_02, "The formula"), (_01, "The lookup returns a copy")
 SECTIONS = {
-    "k-instead-of-pair": (_FORMULA, (_05, "1. `k-instead-of-pair`")),
-    "swapped-sin-cos": ((_02, "Position 0"), (_05, "2. `swapped-sin-cos`")),
-    "sine-only": (_FORMULA, (_05, "3. `sine-only`")),
-    "integer-division": (_FORMULA, (_05, "4. `integer-division`")),
-    "integer-power": (_FORMULA, (_05, "5. `integer-power`")),
-    "added-to-table": (_COPY, (_05, "6. `added-to-table`")),
+    **{m.id: (m.taught, (CHAPTER, m.section)) for m in MISTAKES.values()},
     "pos_encoding": (_FORMULA, (_02, "The worked trace")),
     "sinusoidal_positions": (_FORMULA, (_02, "The exercise card's two examples")),
     "lookup": ((_01, "The table"), _COPY),
@@ -109,6 +109,77 @@ class Stop(Exception):
         self.desc = desc  # the value the function returned, if it returned
 
 
+# -- the rules every judge applies: the checkers, run_commands and the grader --
+
+_WHY_ARRAY = (
+    "The next step adds a row and an encoding, and Python's + joins lists and "
+    "tuples instead of adding their numbers: return a numpy array."
+)
+_WHY_DTYPE = {
+    "integers": "Integers keep nothing after the decimal point (0.8415 becomes 0): "
+    "return floats.",
+    "float16": "float16 keeps about 3 decimals: return float64 (float32 passes too).",
+}
+
+
+def imported(task, module, name):
+    """Why the function is not the learner's: it is the library's own ``task``
+    (its ``__module__`` and ``__name__`` say so); else None.
+
+    >>> imported("lookup", "posenc_lib.embedding", "lookup")
+    "this is posenc_lib's own lookup, imported, not one written in the notebook"
+    >>> imported("lookup", "__main__", "lookup") is None
+    True
+    """
+    library = isinstance(module, str) and module.split(".")[0] == "posenc_lib"
+    if not library or name != task:
+        return None
+    return f"this is posenc_lib's own {task}, imported, not one written in the notebook"
+
+
+def dtype_problem(desc):
+    """``(reason, why)`` if an answer (described) holds integers or float16.
+
+    >>> dtype_problem({"type": "ndarray", "dtype": "float16"})[0]
+    'your function returns float16 numbers'
+    """
+    dtype = str(desc.get("dtype", ""))
+    if dtype.startswith(("int", "uint")):
+        reason = f"your function returns integers (dtype {dtype})"
+        return reason, _WHY_DTYPE["integers"]
+    if dtype == "float16":
+        return "your function returns float16 numbers", _WHY_DTYPE["float16"]
+    return None
+
+
+def type_problem(desc):
+    """``(reason, why)`` if an answer (described) is not a numpy array, else None.
+
+    >>> type_problem({"type": "list", "len": 4})[0]
+    'your function returns a list, not a numpy array'
+    """
+    if desc.get("array"):
+        return None
+    return f"your function returns a {desc['type']}, not a numpy array", _WHY_ARRAY
+
+
+def rounding_problem(answers, expected):
+    """``(reason, why)`` if the answers are the expected ones rounded to 1 to 6
+    decimals (and not within the tolerance), else None.
+
+    >>> rounding_problem([np.array([0.1411])], [np.array([np.sin(3)])])[0]
+    'your function returns values rounded to 4 decimals'
+    """
+    pairs = list(zip(answers, expected, strict=True))
+    if all(close(a, e) for a, e in pairs):
+        return None
+    for n in range(1, 7):
+        if all(_allclose(a, np.round(e, n), rtol=0, atol=1e-7) for a, e in pairs):
+            why = f"Return them unrounded: the check compares within {TOLERANCE}."
+            return f"your function returns values rounded to {n} decimals", why
+    return None
+
+
 def close(a, b):
     return a.shape == b.shape and bool(_allclose(a, b, rtol=RTOL, atol=ATOL))
 
@@ -138,7 +209,11 @@ def read_case(name, case, report):
     """``(answer, value description)`` of one case, or raise Stop saying why not."""
     answer, problem = read_report(report, case.expected.shape)
     if problem is None:
-        return answer, report["value"]
+        dtype = dtype_problem(report["value"])
+        if dtype is None:
+            return answer, report["value"]
+        tried = f"Tried:    {case.call}"
+        raise Stop(f"{name}: not right yet; {dtype[0]}.", tried, dtype[1], see(name))
     kind, detail = problem
     tried, shape = f"Tried:    {case.call}", case.expected.shape
     if kind == "error" and "NotImplementedError" in detail.get("classes", ()):
@@ -229,27 +304,18 @@ def _angle_report(case, answer):
     return [*lines, f"  Your angle:     {format_number(got)} rad {how}"]
 
 
-def _precision(cases, answers, descs):
-    """Why answers near the right ones are not within the tolerance, or None."""
-    pairs = list(zip(answers, (case.expected for case in cases), strict=True))
-    for n in range(2, 7):
-        if all(_allclose(a, np.round(e, n), rtol=0, atol=1e-9) for a, e in pairs):
-            return f"your values are rounded to {n} decimals; return them unrounded"
-    near = all(_allclose(a, e, rtol=1e-3, atol=1e-3) for a, e in pairs)
-    if near and any(desc.get("dtype") == "float16" for desc in descs):
-        return (
-            "your values are float16, which keeps about 3 decimals; return "
-            "float64 (float32 passes too)"
-        )
-    return None
-
-
-def diagnose(name, cases, answers, candidates, descs, *, conventions=None, hints=()):
+def diagnose(name, cases, answers, descs, candidates, *, conventions=None, hints=()):
     """Compare the answers with the right ones, then with another library's
     layout (``conventions``: id -> its answers), rounding, and each of
     ``candidates`` (a mistake id or a usual bug, -> its answers on ``cases``).
     """
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
+    pairs = zip(cases, descs, strict=True)
+    listed = [(case, type_problem(desc)) for case, desc in pairs if type_problem(desc)]
+    if not wrong and listed:  # the right numbers, in a list or a tuple
+        case, (reason, why) = listed[0]
+        tried = f"Tried:    {case.call}"
+        return failed(f"{name}: not right yet; {reason}.", tried, why, see(name))
     if not wrong:
         shown = cases[1 if name == "pos_encoding" else 0]
         example = f"For example {shown.call} = {show(shown.expected)}."
@@ -261,9 +327,11 @@ def diagnose(name, cases, answers, candidates, descs, *, conventions=None, hints
     for convention, outputs in (conventions or {}).items():
         if matches(outputs):
             return _convention_result(name, convention, where)
-    precision = _precision(cases, answers, descs)
-    if precision is not None:
-        return failed(f"{name}: not right yet; {precision}.", *where, see(name))
+    rounded = rounding_problem(answers, [case.expected for case in cases])
+    if rounded is not None:
+        return failed(
+            f"{name}: not right yet; {rounded[0]}.", *where, rounded[1], see(name)
+        )
     for mistake, outputs in candidates.items():
         if matches(outputs):
             return mistake_result(name, mistake, where)
@@ -272,31 +340,20 @@ def diagnose(name, cases, answers, candidates, descs, *, conventions=None, hints
         f"{name}: not right yet ({len(wrong)} of {len(cases)} cases differ); "
         "it matches none of the common mistakes."
     )
-    return failed(headline, *where, *angles, *hints, *_integers(descs), see(name))
-
-
-def _integers(descs):
-    """A line saying the answer holds integers, if it does (none otherwise)."""
-    integer = sorted(
-        {d["dtype"] for d in descs if d.get("dtype", "").startswith(("int", "uint"))}
-    )
-    if not integer:
-        return []
-    return [
-        f"Your function returns integers (dtype {integer[0]}), which keep nothing "
-        "after the decimal point (0.8415 becomes 0): return floats."
-    ]
+    return failed(headline, *where, *angles, *hints, see(name))
 
 
 def mistake_result(name, mistake, where):
-    """A failed result naming ``mistake``: one of the lesson's, or a usual bug."""
+    """A failed result naming ``mistake``, the id of one of the lesson's
+    mistakes or of a usual bug (:data:`._usual_bugs.BUGS`)."""
     if mistake in MISTAKES:
+        record = MISTAKES[mistake]
         headline = f"{name}: not right yet; this is the mistake '{mistake}'."
-        probably = f"Your code probably has: {WRONG_LINE[mistake]}"
-        lines = [headline, *where, DESCRIPTION[mistake], probably, see(mistake)]
+        probably = f"Your code probably has: {record.wrong_line}"
+        lines = [headline, *where, record.explanation, probably, see(mistake)]
         return failed(*lines, mistake=mistake)
-    what, *explain = mistake
-    return failed(f"{name}: not right yet; {what}.", *where, *explain, see(name))
+    bug = BUGS[mistake]
+    return failed(f"{name}: not right yet; {bug.what}.", *where, *bug.lines, see(name))
 
 
 _CHANGE = {

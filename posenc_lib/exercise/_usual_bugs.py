@@ -1,55 +1,69 @@
 """The usual bugs outside the lesson's list, as answers to compare with (private).
 
-Each bug is a tuple ``(what, *lines)``: what the answer looks like, then what
-went wrong (for :func:`._checking.mistake_result`); :func:`rows_for` computes
-its answers with the library's own functions.
+Each :class:`Bug` has an id, what the answer looks like, what went wrong (for
+:func:`._checking.mistake_result`) and ``rows(positions, d)``, its answers,
+computed with the library's own functions. :data:`BUGS` maps id -> Bug.
 
 ============================ ================================================
 bug                          what the code does
 ============================ ================================================
-positions ignored            rows for ``range(len(positions))``
-positions sorted             rows for ``sorted(positions)``
-off by one                   ``PE[pos + 1]``: positions counted from 1
-multiply instead of divide   ``angle = pos * 10000 ** (2 * pair / d)``
-degrees                      ``sin(radians(angle))``: the angle read as degrees
+``positions-ignored``        rows for ``range(len(positions))``
+``positions-sorted``         rows for ``sorted(positions)``
+``off-by-one``               ``PE[pos + 1]``: positions counted from 1
+``multiplied``               ``angle = pos * 10000 ** (2 * pair / d)``
+``degrees``                  ``sin(radians(angle))``: the angle read as degrees
 ============================ ================================================
 
->>> rows_for(OFF_BY_ONE)([0], 2).round(4)
+>>> BUGS["off-by-one"].rows([0], 2).round(4)
 array([[0.8415, 0.5403]])
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..positional import frequencies, sinusoidal_positions
 
-__all__ = ["POS_ENCODING_BUGS", "SINUSOIDAL_POSITIONS_BUGS", "rows_for"]
+__all__ = ["BUGS", "POS_ENCODING_BUGS", "SINUSOIDAL_POSITIONS_BUGS", "Bug"]
 
-POSITIONS_IGNORED = (
+
+@dataclass(frozen=True)
+class Bug:
+    """A usual bug: ``id``, ``what`` the answer looks like, ``lines`` saying
+    what went wrong, and ``rows(positions, d)``, its answers (n, d)."""
+
+    id: str
+    what: str
+    lines: tuple
+    rows: object
+
+
+_POSITIONS_IGNORED = (
     "the positions given were ignored: row k is PE[k]",
     "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
     "whatever positions holds.",
     "Row k must be PE[positions[k]]: compute the angles from the positions themselves.",
 )
-POSITIONS_SORTED = (
+_POSITIONS_SORTED = (
     "the positions were sorted first",
     "Your rows are the encodings of sorted(positions).",
     "Row k must be PE[positions[k]], in the order given (the card: positions "
     "come in any order, repeats allowed).",
 )
-OFF_BY_ONE = (
+_OFF_BY_ONE = (
     "it looks off by one: your answer for position p is PE[p + 1]",
     "Positions count from 0: the first token is at position 0, and PE[0] is "
     "[0, 1, 0, 1, ...].",
     "Use the position as given; do not add 1 to it.",
 )
-MULTIPLIED = (
+_MULTIPLIED = (
     "it looks like multiply instead of divide",
     "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
     "so the later pairs turn fastest.",
     "In the formula the position is divided by 10000 ** (2 * pair / d), so the "
     "later pairs turn slowest.",
 )
-DEGREES = (
+_DEGREES = (
     "it looks like the angle was read as degrees",
     "Your sines and cosines are those of angle * pi / 180, as if the angle "
     "were in degrees (math.radians(angle), or a calculator in DEG mode).",
@@ -64,19 +78,26 @@ def _interleaved(angle):
 
 
 _ROWS = {
-    POSITIONS_IGNORED: lambda ps, d: sinusoidal_positions(range(len(ps)), d),
-    POSITIONS_SORTED: lambda ps, d: sinusoidal_positions(sorted(ps), d),
-    OFF_BY_ONE: lambda ps, d: sinusoidal_positions([p + 1 for p in ps], d),
-    MULTIPLIED: lambda ps, d: _interleaved(np.outer(ps, 1 / frequencies(d))),
-    DEGREES: lambda ps, d: _interleaved(np.radians(np.outer(ps, frequencies(d)))),
+    "positions-ignored": lambda ps, d: sinusoidal_positions(range(len(ps)), d),
+    "positions-sorted": lambda ps, d: sinusoidal_positions(sorted(ps), d),
+    "off-by-one": lambda ps, d: sinusoidal_positions([p + 1 for p in ps], d),
+    "multiplied": lambda ps, d: _interleaved(np.outer(ps, 1 / frequencies(d))),
+    "degrees": lambda ps, d: _interleaved(np.radians(np.outer(ps, frequencies(d)))),
 }
-
-#: the bugs a ``pos_encoding(pos, d)`` can make, in the order they are tried
-POS_ENCODING_BUGS = (OFF_BY_ONE, MULTIPLIED, DEGREES)
+_TEXT = {
+    "positions-ignored": _POSITIONS_IGNORED,
+    "positions-sorted": _POSITIONS_SORTED,
+    "off-by-one": _OFF_BY_ONE,
+    "multiplied": _MULTIPLIED,
+    "degrees": _DEGREES,
+}
+#: id -> :class:`Bug`, in the order they are tried
+BUGS = {i: Bug(i, text[0], text[1:], _ROWS[i]) for i, text in _TEXT.items()}
+#: the ids of the bugs a ``pos_encoding(pos, d)`` can make, in the order tried
+POS_ENCODING_BUGS = ("off-by-one", "multiplied", "degrees")
 #: those of ``sinusoidal_positions(positions, d_model)``
-SINUSOIDAL_POSITIONS_BUGS = (POSITIONS_IGNORED, POSITIONS_SORTED, *POS_ENCODING_BUGS)
-
-
-def rows_for(bug):
-    """``f(positions, d)``: the table the ``bug`` gives, shape (n, d)."""
-    return _ROWS[bug]
+SINUSOIDAL_POSITIONS_BUGS = (
+    "positions-ignored",
+    "positions-sorted",
+    *POS_ENCODING_BUGS,
+)

@@ -2,7 +2,7 @@
 
 Each checker calls your function on a fixed bank of cases in a child process
 (:mod:`.guard`; an error, an exit or an endless loop becomes a verdict). The
-reports come back as plain data (:mod:`._reports`), and :func:`judge`, which
+reports come back as plain data (:mod:`.reports`), and :func:`judge`, which
 the class grader calls too, compares the answers with the library's, then with
 the lesson's mistakes, the usual bugs (:mod:`._usual_bugs`) and other
 libraries' layouts. The bank parts every mistake from every other and from the
@@ -16,10 +16,10 @@ import numpy as np
 
 from ..conventions import encoding_table
 from ..embedding import lookup as _right_lookup
-from ..mistakes import MISTAKES, POS_ENCODING_MISTAKES
+from ..mistakes import MISTAKES
 from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
-from ..validation import check_callable
+from ..validation import check_callable, check_seconds
 from ._checking import (
     Case,
     CheckResult,
@@ -27,14 +27,14 @@ from ._checking import (
     close,
     diagnose,
     failed,
+    imported,
     mistake_result,
     read_case,
     see,
     show,
 )
-from ._reports import read_answer, run_calls, value_of
-from ._usual_bugs import POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS, rows_for
-from .guard import check_time_limit
+from ._usual_bugs import BUGS, POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS
+from .reports import read_answer, run_calls, value_of
 
 __all__ = [
     "CheckResult",
@@ -46,6 +46,11 @@ __all__ = [
 ]
 
 _OTHER_CONVENTIONS = ("concat", "cos-first", "tensor2tensor")  # valid, not asked for
+
+
+def _recognised(task, how):
+    """The ids of the mistakes of ``task`` the checker tells by ``how``."""
+    return [m.id for m in MISTAKES.values() if (m.task, m.recognised_by) == (task, how)]
 
 
 def _pos_encoding_cases():
@@ -102,34 +107,6 @@ def _read_all(name, cases, reports):
     return [answer for answer, _ in runs], [desc for _, desc in runs]
 
 
-def _not_an_array(name, cases, descs, why):
-    """A failed result for the first list or tuple among the answers, or None."""
-    for case, desc in zip(cases, descs, strict=True):
-        if not desc.get("array"):
-            kind = desc["type"]
-            return failed(
-                f"{name}: not right yet; your function returns a {kind}, not an array.",
-                f"Tried:    {case.call}",
-                f"Got:      the right numbers, as a {kind}",
-                why,
-                see(name),
-            )
-    return None
-
-
-_TABLE_IS_AN_ARRAY = (
-    'A list of rows does not pass here: the exercise card asks for "a float array '
-    'of shape (len(positions), d_model)". Return np.array(rows), or build the '
-    "array directly."
-)
-_ROW_IS_AN_ARRAY = (
-    "A list or a tuple does not pass here: the lesson's next step adds to the row "
-    "(the embedding plus the encoding), and Python's + joins lists and tuples "
-    "instead of adding their numbers (row + row holds 2 * d of them). Return a "
-    "numpy array."
-)
-
-
 def _judge_encoding(task, reports):
     """The verdict on ``pos_encoding`` or ``sinusoidal_positions``."""
     cases, one = _CASES[task](), task == "pos_encoding"  # one: a row of the table
@@ -145,15 +122,12 @@ def _judge_encoding(task, reports):
 
     candidates = {
         m: each(lambda ps, d, m=m: np.array([MISTAKES[m](p, d) for p in ps]))
-        for m in POS_ENCODING_MISTAKES
+        for m in _recognised("pos_encoding", "answers")
     }
     for bug in POS_ENCODING_BUGS if one else SINUSOIDAL_POSITIONS_BUGS:
-        candidates[bug] = each(rows_for(bug))
+        candidates[bug] = each(BUGS[bug].rows)
     conventions = {c: each(partial(encoding_table, c)) for c in _OTHER_CONVENTIONS}
-    result = diagnose(task, cases, answers, candidates, descs, conventions=conventions)
-    if result.passed and not one:
-        return _not_an_array(task, cases, descs, _TABLE_IS_AN_ARRAY) or result
-    return result
+    return diagnose(task, cases, answers, descs, candidates, conventions=conventions)
 
 
 def _changes(before, after):
@@ -204,7 +178,7 @@ def _what_happened_to_the_table(case, report, answer):
         lines += _changes(table, after)
     else:
         lines.append("So row += pos_encoding(3, d) would change the table too.")
-    return mistake_result("lookup", "added-to-table", lines)
+    return mistake_result("lookup", _recognised("lookup", "view")[0], lines)
 
 
 def _column_result(case, desc):
@@ -249,13 +223,15 @@ def _judge_lookup(reports):
             hints = [
                 f"That is row {rows[0]} of the table; row {token_id} was asked for."
             ]
-    result = diagnose("lookup", cases, answers, {}, descs, hints=hints)
-    if result.passed:
-        return _not_an_array("lookup", cases, descs, _ROW_IS_AN_ARRAY) or result
-    return result
+    candidates = {
+        m: [MISTAKES[m](*case.args) for case in cases]
+        for m in _recognised("lookup", "answers")
+    }
+    return diagnose("lookup", cases, answers, descs, candidates, hints=hints)
 
 
-def judge(task, reports):
+@np.errstate(all="ignore")  # answers near 1e308 overflow: no warning reaches a learner
+def judge(task, reports, module=None, name=None):
     """The verdict on ``task`` from the reports of its cases' calls, in order.
 
     Parameters
@@ -263,15 +239,20 @@ def judge(task, reports):
     task : {"lookup", "pos_encoding", "sinusoidal_positions"}
     reports : list of dict
         One report per case of :func:`case_args`, up to the first that failed.
+    module, name : str, optional
+        The function's ``__module__`` and ``__name__``: the library's own fails.
 
     Examples
     --------
     >>> from posenc_lib import pos_encoding
-    >>> from posenc_lib.exercise._reports import call_report
+    >>> from posenc_lib.exercise.reports import call_report
     >>> args = case_args("pos_encoding")
     >>> judge("pos_encoding", [call_report(pos_encoding, a) for a in args])
     CheckResult(passed=True, mistake=None)
     """
+    own = imported(task, module, name)
+    if own is not None:
+        return failed(f"{task}: {own}.")
     if task == "lookup":
         return _judge_lookup(reports)
     return _judge_encoding(task, reports)
@@ -280,11 +261,13 @@ def judge(task, reports):
 def _check(task, fn, time_limit):
     """Run ``fn`` on the cases of ``task`` in a guard's child, then judge."""
     check_callable(fn, "fn", what="a function: yours, to check")
-    reports = run_calls(fn, case_args(task), check_time_limit(time_limit))
+    limit = None if time_limit is None else check_seconds(time_limit)
+    reports = run_calls(fn, case_args(task), limit)
     reports = json.loads(json.dumps(reports))  # as the class grader receives them
     for report in reports:
         print(report.get("printed", ""), end="")
-    return judge(task, reports)
+    names = (getattr(fn, key, None) for key in ("__module__", "__name__"))
+    return judge(task, reports, *names)
 
 
 def check_pos_encoding(fn, *, time_limit=None):
@@ -293,7 +276,7 @@ def check_pos_encoding(fn, *, time_limit=None):
     Parameters
     ----------
     fn : callable
-        ``fn(pos, d)`` returning ``PE[pos]`` as d numbers (list, tuple or array).
+        ``fn(pos, d)`` returning ``PE[pos]``, a float array of shape (d,).
     time_limit : float, optional
         Seconds each call of ``fn`` may take, default 5.
 

@@ -20,9 +20,9 @@ import signal
 import sys
 
 from ..validation import describe
-from ._reports import describe_error, serve_calls, why
 from .commands import MAX_SCRIPT_CHARS, CommandError, interpret
 from .guard import TIME_LIMIT, Guard
+from .reports import describe_error, serve_calls, why
 
 __all__ = ["add_run_parser", "run_main"]
 

@@ -10,10 +10,15 @@ keywords are case-insensitive; numbers are separated by whitespace::
     ADD <pos>                prints lookup(tokens[pos]) + PE[pos]
     SIM <p> <q>              prints PE[p] . PE[q]
 
-A later TABLE or TOKENS replaces the earlier one. Each query prints one line of
-numbers with exactly 4 decimals. Lines end at ``\n``, ``\r\n`` or ``\r``; a
-script holds at most :data:`MAX_SCRIPT_CHARS` characters. Your ``lookup`` and
-``pos_encoding`` run in a child process (:mod:`.guard`), each call timed.
+Numbers are written in ASCII: an integer is the digits 0-9 with an optional
+sign (``3``, ``-1``, ``+007``); a table's number may also have a decimal point
+and an exponent (``0.5``, ``-.25``, ``1e-3``, ``2.5E+2``). Nothing else is a
+number (not ``1_0``, ``٣``, ``３``, ``0x10``, ``inf`` or ``nan``): it is refused by
+line and column. A later TABLE or TOKENS replaces the earlier one. Each query
+prints one line of numbers with exactly 4 decimals. Lines end at ``\n``,
+``\r\n`` or ``\r``; a script holds at most :data:`MAX_SCRIPT_CHARS` characters.
+Your ``lookup`` and ``pos_encoding`` run in a child process (:mod:`.guard`),
+each call timed.
 """
 
 import math
@@ -22,20 +27,34 @@ import re
 import numpy as np
 
 from .. import embedding, positional
-from ..formatting import format_number, format_numbers, is_number
+from ..formatting import format_number, format_numbers
 from ..validation import (
     check_callable,
     check_d_model,
     check_index,
     check_integer,
+    check_seconds,
     check_token_ids,
     describe,
 )
-from ._reports import call_report, read_report, serve_calls, why
+from ._checking import (
+    close,
+    dtype_problem,
+    imported,
+    rounding_problem,
+    type_problem,
+)
 from .guard import Guard
+from .reports import call_report, read_report, serve_calls, why
 
 __all__ = ["MAX_SCRIPT_CHARS", "CommandError", "run_commands"]
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")  # the grammar's two number forms, ASCII only
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_FORMS = {
+    _INTEGER: "an integer, in the digits 0-9",
+    _NUMBER: "a number, in the digits 0-9 (like 0.5, -2 or 1e-3)",
+}
 MAX_SCRIPT_CHARS = 8 * 2**20  # 8 MiB: 1000 rows of 512 numbers take about 5 MB
 _USAGE = {
     "TABLE": "TABLE <vocab_size> <d>",
@@ -53,9 +72,10 @@ class CommandError(ValueError):
     ``line`` is its 1-based number; ``output``, the lines printed before it.
     """
 
-    def __init__(self, line, message):
-        super().__init__(f"line {line}: {message}")
-        self.line, self.output = line, []
+    def __init__(self, line, message, column=None):
+        where = f"line {line}" + ("" if column is None else f", column {column}")
+        super().__init__(f"{where}: {message}")
+        self.line, self.column, self.output = line, column, []
 
 
 def _excerpt(text, limit=20):
@@ -75,13 +95,19 @@ def _explain(error):
 
 
 def _meaningful_lines(text):
-    """``(number, stripped line)`` of each line not blank nor a comment; lines
-    end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds, as splitlines)."""
+    """``(number, line)`` of each line not blank nor a comment (trailing spaces
+    dropped); lines end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds,
+    as splitlines)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.strip()
-        if line and not line.startswith("#"):
+        line = raw.rstrip()
+        if line.strip() and not line.lstrip().startswith("#"):
             yield number, line
+
+
+def _column(line, index):
+    """The 1-based column where word ``index`` of ``line`` starts."""
+    return [m.start() + 1 for m in re.finditer(r"\S+", line)][index]
 
 
 class _Interpreter:
@@ -92,8 +118,16 @@ class _Interpreter:
         self.ask = ask
         self.table = self.tokens = self.number = self.command = None
 
-    def fail(self, message, number=None):
-        raise CommandError(number or self.number, message)
+    def fail(self, message, number=None, column=None):
+        raise CommandError(number or self.number, message, column)
+
+    def refuse(self, line, index, what, form, number=None, tail=""):
+        """Fail, by line and column, unless word ``index`` of ``line`` is of
+        ``form`` (a regex of :data:`_FORMS`)."""
+        word = line.split()[index]
+        if form.fullmatch(word) is None:
+            message = f"{what} == {_excerpt(word)}, must be {_FORMS[form]}{tail}."
+            self.fail(message, number, _column(line, index))
 
     def check(self, helper, *args, **kwargs):
         """Run a validation helper; its error becomes this line's CommandError."""
@@ -105,8 +139,8 @@ class _Interpreter:
     def run(self, text):
         """Yield each printed line; raise CommandError at the first bad line."""
         lines = _meaningful_lines(text)
-        for self.number, line in lines:
-            keyword, *args = line.split()
+        for self.number, self.line in lines:
+            keyword, *args = self.line.split()
             self.command = keyword.upper()
             if self.command not in _USAGE:
                 self.fail(self._unknown(keyword))
@@ -118,7 +152,7 @@ class _Interpreter:
                 yield getattr(self, "_" + self.command.lower())(args)
 
     def _unknown(self, keyword):
-        if not is_number(keyword):
+        if not _NUMBER.fullmatch(keyword):
             commands = ", ".join(_USAGE)
             return f"unknown command {_excerpt(keyword)}; expected one of {commands}."
         if self.table is None:
@@ -137,21 +171,21 @@ class _Interpreter:
             plural = "s" * (len(names) > 1)
             got = f"got {len(args)} (usage: {usage})."
             self.fail(f"{self.command} takes {len(names)} argument{plural}, {got}")
-        pairs = zip(names, args, strict=True)
-        return [self._int_arg(text, name, min_value) for name, text in pairs]
+        pairs = enumerate(zip(names, args, strict=True), start=1)
+        return [self._int_arg(i, text, name, min_value) for i, (name, text) in pairs]
 
-    def _int_arg(self, text, name, min_value):
+    def _int_arg(self, index, text, name, min_value):
+        usage = f"(usage: {_USAGE[self.command]})"
+        self.refuse(
+            self.line, index, f"{self.command}: {name}", _INTEGER, tail=f" {usage}"
+        )
         sign, body = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
         body = body.lstrip("0") or body[:1]  # zero padding is not magnitude
-        try:
-            value = int(sign + body) if len(body) <= 40 else None
-        except ValueError:
-            value = None
+        value = int(sign + body) if len(body) <= 40 else None
         if value is None or not -(2**63) <= value < 2**63:
-            kind = "an integer" if value is None else "an integer below 2**63"
-            usage = f"(usage: {_USAGE[self.command]})"
             self.fail(
-                f"{self.command}: {name} == {_excerpt(text)}, must be {kind} {usage}."
+                f"{self.command}: {name} == {_excerpt(text)}, must be an integer "
+                f"below 2**63 {usage}."
             )
         return self.check(check_integer, value, name, min_value=min_value)
 
@@ -176,13 +210,13 @@ class _Interpreter:
         if len(words) != d:
             expected = f"expected d == {d} (from {header})"
             self.fail(f"table row {row} has {len(words)} numbers, {expected}.", number)
-        values = [float(w) if is_number(w) else w for w in words]
-        for column, value in enumerate(values):
-            if isinstance(value, str) or not math.isfinite(value):
-                finite = "" if isinstance(value, str) else "finite "
-                where = f"table row {row}, column {column} == {_excerpt(words[column])}"
-                self.fail(f"{where}, must be a {finite}number.", number)
-        return values
+        for column in range(d):
+            what = f"table row {row}, number {column}"
+            self.refuse(line, column, what, _NUMBER, number)
+            if not math.isfinite(float(words[column])):
+                where = f"{what} == {_excerpt(words[column])}"
+                self.fail(f"{where}, must be a finite number.", number)
+        return [float(word) for word in words]
 
     def _tokens(self, args):
         if not args:
@@ -213,6 +247,7 @@ class _Interpreter:
         (pos,) = self._query(args)
         return format_numbers(self._encoding(pos))
 
+    @np.errstate(all="ignore")  # a learner's 1e308: no warning from here
     def _add(self, args):
         (pos,) = self._query(args)
         if self.tokens is None:
@@ -223,6 +258,7 @@ class _Interpreter:
         row = self._row_of(self.tokens[pos], f"id[{pos}]")  # (d,), TOKENS' id[pos]
         return format_numbers(row + self._encoding(pos))  # (d,)
 
+    @np.errstate(all="ignore")  # a learner's 1e308: no warning from here
     def _sim(self, args):
         p, q = self._query(args)
         return format_number(float(self._encoding(p) @ self._encoding(q)))
@@ -247,16 +283,22 @@ class _Interpreter:
             )
         return self._call("pos_encoding", (pos, d), d)
 
+    @np.errstate(all="ignore")  # a learner's 1e308: no warning from here
     def _call(self, name, args, d):
         """``name(*args)``, checked to return d finite numbers in time."""
         report = self.ask(name, args)
         print(report.get("printed", ""), end="", flush=True)  # what the call printed
         array, failed = read_report(report, (d,))
-        if failed is None:
+        call = f"{name}({'table' if name == 'lookup' else args[0]}, {args[1]})"
+        if failed is None:  # the checkers' rules, in their order
+            right, desc = _LIBRARY[name](*args), report["value"]  # right: (d,)
+            rule = dtype_problem(desc) or rounding_problem([array], [right])
+            rule = rule or (type_problem(desc) if close(array, right) else None)
+            if rule is not None:
+                self.fail(f"{self.command}: {call}: {rule[0]}. {rule[1]}")
             return array  # (d,)
         kind, detail = failed
         detail = _explain(detail) if kind == "error" else detail
-        call = f"{name}({'table' if name == 'lookup' else args[0]}, {args[1]})"
         said = f"{call} {_SAID[kind].format(detail)}"
         self.fail(f"{self.command}: {said}; expected {d} numbers, shape ({d},).")
 
@@ -324,6 +366,11 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
         raise ValueError(f"text has {len(text)} characters, {most}.")
     yours = {"lookup": lookup, "pos_encoding": pos_encoding}
     yours = {name: check_callable(f, name) for name, f in yours.items() if f}
+    time_limit = None if time_limit is None else check_seconds(time_limit)
+    for name, f in yours.items():
+        own = imported(name, *(getattr(f, k, None) for k in ("__module__", "__name__")))
+        if own is not None:
+            raise ValueError(f"{name}: {own}.")
     output = []
     # the child starts at the first call; the table reaches it read-only
     with Guard(serve_calls(yours, read_only=True), time_limit) as guard:

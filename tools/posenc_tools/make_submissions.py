@@ -15,30 +15,21 @@ from pathlib import Path
 
 import nbformat
 
+from posenc_lib.mistakes import MISTAKES, RIGHT
 from posenc_tools import ROOT
 
 SOLUTION = ROOT / "notebooks" / "solutions" / "03_exercise.ipynb"
 
-_POS_ENCODING = '''\
-def pos_encoding(pos, d):
-    """The encoding PE[pos] of width d, shape (d,)."""
-    pe = np.zeros(d)  # (d,)
-    for k in range(d):
-        angle = {angle}
-        pe[k] = {value}
-    return pe'''
-_RIGHT_ANGLE = "pos / 10000 ** (2 * (k // 2) / d)"
-_RIGHT_VALUE = "np.sin(angle) if k % 2 == 0 else np.cos(angle)"
-
-#: pos_encoding variants: kind -> (angle, value)
-POS_ENCODING_KINDS = {
-    "right": (_RIGHT_ANGLE, _RIGHT_VALUE),
-    "k-instead-of-pair": ("pos / 10000 ** (2 * k / d)", _RIGHT_VALUE),
-    "swapped-sin-cos": (_RIGHT_ANGLE, "np.cos(angle) if k % 2 == 0 else np.sin(angle)"),
-    "sine-only": (_RIGHT_ANGLE, "np.sin(angle)"),
-    "integer-division": ("pos / 10000 ** ((2 * (k // 2)) // d)", _RIGHT_VALUE),
-    "integer-power": ("pos / int(10000 ** (2 * (k // 2) / d))", _RIGHT_VALUE),
+#: the right pos_encoding and the lesson's mistakes (posenc_lib.mistakes):
+#: kind -> (the function it replaces, its source)
+MISTAKE_KINDS = {
+    "right": ("pos_encoding", RIGHT["pos_encoding"]),
+    **{m.id: (m.task, m.source) for m in MISTAKES.values()},
 }
+#: the kinds whose pos_encoding is the right one or one of the lesson's mistakes
+POS_ENCODING_KINDS = tuple(
+    k for k, (t, _) in MISTAKE_KINDS.items() if t == "pos_encoding"
+)
 
 #: pos_encoding in the other libraries' conventions: convention -> source
 CONVENTION_KINDS = {
@@ -59,11 +50,6 @@ def pos_encoding(pos, d):
     angle = pos * np.exp(-np.log(10000) * np.arange(half) / max(half - 1, 1))
     return np.concatenate([np.sin(angle), np.cos(angle)])''',
 }
-
-_ADDED_TO_TABLE = '''\
-def lookup(table, token_id):
-    """Row token_id of table: a view, so adding to it changes the table."""
-    return table[token_id]'''
 
 FORGES_THE_PIPE = r"""import glob
 import os
@@ -213,8 +199,8 @@ SLOW_KINDS = {
         "    except KeyboardInterrupt:\n        pass",
     ),
 }
-OTHER_KINDS = (*CONVENTION_KINDS, "added-to-table", "invalid-json", "other-course")
-ALL_KINDS = (*POS_ENCODING_KINDS, *OTHER_KINDS, *HOSTILE_KINDS)
+OTHER_KINDS = (*CONVENTION_KINDS, "invalid-json", "other-course")
+ALL_KINDS = (*MISTAKE_KINDS, *OTHER_KINDS, *HOSTILE_KINDS)
 
 
 def _solution_cell(nb, name):
@@ -246,15 +232,11 @@ def make_notebook(kind, submissions="submissions"):
     nb.cells = [
         c for c in nb.cells if "solution-only" not in c.metadata.get("tags", [])
     ]
-    if kind in POS_ENCODING_KINDS:
-        angle, value = POS_ENCODING_KINDS[kind]
-        _solution_cell(nb, "pos_encoding").source = _POS_ENCODING.format(
-            angle=angle, value=value
-        )
+    if kind in MISTAKE_KINDS:
+        task, source = MISTAKE_KINDS[kind]
+        _solution_cell(nb, task).source = source
     elif kind in CONVENTION_KINDS:
         _solution_cell(nb, "pos_encoding").source = CONVENTION_KINDS[kind]
-    elif kind == "added-to-table":
-        _solution_cell(nb, "lookup").source = _ADDED_TO_TABLE
     elif kind == "other-course":
         nb.cells = [nbformat.v4.new_code_cell("print('Hello from another course')")]
     elif kind in HOSTILE_KINDS or kind in SLOW_KINDS:
@@ -263,10 +245,7 @@ def make_notebook(kind, submissions="submissions"):
         if kind in STARTER_KINDS:
             _starter(nb)
         if kind == "forges-the-pipe":
-            angle, value = POS_ENCODING_KINDS["sine-only"]
-            _solution_cell(nb, "pos_encoding").source = _POS_ENCODING.format(
-                angle=angle, value=value
-            )
+            _solution_cell(nb, "pos_encoding").source = MISTAKES["sine-only"].source
         if where == "at-end":
             nb.cells.append(nbformat.v4.new_code_cell(source))
         elif where == "after-setup":
@@ -320,7 +299,7 @@ def main(argv=None):
     if args.kinds == "all":
         kinds = ALL_KINDS
     elif args.kinds == "mistakes":
-        kinds = tuple(POS_ENCODING_KINDS) + ("added-to-table",)
+        kinds = tuple(MISTAKE_KINDS)
     else:
         kinds = tuple(args.kinds.split(","))
     names = write_submissions(args.folder, kinds, args.count)

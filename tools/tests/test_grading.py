@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from posenc_tools import ROOT
 from posenc_tools.grading.box import sandbox_problem
@@ -39,7 +40,7 @@ from posenc_tools.make_submissions import (
     write_submissions,
 )
 
-from posenc_lib import pos_encoding
+from posenc_lib.mistakes import MISTAKES, RIGHT
 
 LIMITS = ["--cell-seconds", "10", "--notebook-seconds", "60", "--memory-mb", "3072"]
 
@@ -84,16 +85,10 @@ def _expected_rows():
 
     names = {kind: f"{n:03d}-{kind}" for n, kind in enumerate(ALL_KINDS)}
     all_pass(names["right"])
-    for mistake in (
-        "k-instead-of-pair",
-        "swapped-sin-cos",
-        "sine-only",
-        "integer-division",
-        "integer-power",
-    ):
-        all_pass(names[mistake])
-        message = f"pos_encoding: not right yet; this is the mistake '{mistake}'."
-        put(names[mistake], "pos_encoding", False, message, mistake)
+    for mistake in MISTAKES.values():  # each mistake of the lesson, in its task
+        all_pass(names[mistake.id])
+        message = f"{mistake.task}: not right yet; this is the mistake '{mistake.id}'."
+        put(names[mistake.id], mistake.task, False, message, mistake.id)
     for convention in CONVENTION_KINDS:  # every layout but the lesson's
         all_pass(names[convention])
         message = (
@@ -101,9 +96,6 @@ def _expected_rows():
             f"'{convention}' convention."
         )
         put(names[convention], "pos_encoding", False, message, convention=convention)
-    all_pass(names["added-to-table"])
-    message = "lookup: not right yet; this is the mistake 'added-to-table'."
-    put(names["added-to-table"], "lookup", False, message, "added-to-table")
     unreadable = (
         "not graded: the file is not a readable notebook (NotJSONError: Notebook "
         "does not appear to be JSON: '{not json')"
@@ -156,7 +148,6 @@ def _expected_rows():
 
 def test_the_class_has_every_mistake_every_convention_and_the_right_answer():
     from posenc_lib.conventions import CONVENTIONS
-    from posenc_lib.mistakes import MISTAKES
 
     assert {"right", *MISTAKES, *CONVENTIONS} - {"interleaved"} <= set(ALL_KINDS)
 
@@ -540,12 +531,12 @@ def _readme_nbgrader_cell():
 
 
 def test_the_readmes_nbgrader_cell_passes_a_right_answer():
-    exec(_readme_nbgrader_cell(), {"pos_encoding": pos_encoding})
+    namespace = {"np": np}
+    exec(RIGHT["pos_encoding"], namespace)  # a learner's, not the library's own
+    exec(_readme_nbgrader_cell(), namespace)
 
 
 def test_the_readmes_nbgrader_cell_names_the_mistake_of_a_wrong_answer():
-    from posenc_lib.mistakes import MISTAKES
-
     namespace = {"pos_encoding": MISTAKES["sine-only"]}
     with pytest.raises(AssertionError, match="this is the mistake 'sine-only'"):
         exec(_readme_nbgrader_cell(), namespace)

@@ -21,8 +21,8 @@ from posenc_lib.exercise import (
     check_pos_encoding,
     check_sinusoidal_positions,
 )
-from posenc_lib.exercise._reports import run_calls
 from posenc_lib.exercise.checkers import case_args
+from posenc_lib.exercise.reports import run_calls
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "tests" / "learner_functions.py").read_text("utf-8")
@@ -95,7 +95,8 @@ def test_the_class_and_the_notebook_give_the_same_verdict(kernel, task, name, fn
 
 
 def _reports(fn, task="lookup", module="__main__"):
-    return {"module": module, "calls": run_calls(fn, case_args(task))}
+    calls = run_calls(fn, case_args(task))
+    return {"module": module, "name": fn.__name__, "calls": calls}
 
 
 def test_a_missing_function_and_the_librarys_own_are_named():

@@ -79,7 +79,7 @@ def sandbox_problem():
 
 
 #: the modules the grader's own cells run in the box, copied as they are
-REAL_MODULES = ("exercise/guard.py", "exercise/_reports.py")
+REAL_MODULES = ("exercise/guard.py", "exercise/reports.py")
 
 _STAND_INS = '''"""posenc_lib as a learner's kernel sees it while graded: stand-ins.
 

@@ -7,8 +7,14 @@ returned (:func:`describe`), with ``"view": {"arg": i, "writeable": bool}`` if i
 shares memory with array argument i; or ``"error"`` (:func:`describe_error`); or,
 from the guard, ``"timeout"`` (seconds; ``"doing": "reading"`` keeps the value's
 or error's type) or ``"ended"``; then ``"changed"``, ``{i: value}`` for each
-array argument changed in place, and ``"printed"``. The grader copies this
-module into each learner's box with the guard: it imports numpy and the guard.
+array argument changed in place, and ``"printed"``.
+
+A public contract: the class grader copies this module and :mod:`.guard` into
+each learner's box as they are (``REAL_MODULES`` in
+``tools/posenc_tools/grading/box.py``), and the box's cell calls
+:func:`run_calls` (``grading/verdicts.py``). So it imports only the standard
+library, numpy and :mod:`.guard`, and the names of ``__all__`` keep their
+signatures.
 """
 
 import reprlib
@@ -17,7 +23,17 @@ import numpy as np
 
 from .guard import Guard
 
-__all__ = ["call_report", "read_answer", "read_report", "run_calls", "serve_calls"]
+__all__ = [
+    "call_report",
+    "describe",
+    "describe_error",
+    "read_answer",
+    "read_report",
+    "run_calls",
+    "serve_calls",
+    "value_of",
+    "why",
+]
 
 MAX_NUMBERS = 10**6  # numbers (or items) of one answer described
 MAX_TEXT = 300  # characters of a repr or a message
