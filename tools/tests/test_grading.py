@@ -715,6 +715,7 @@ def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path)
     assert seen["env"] == [
         "HOME",
         "LANG",
+        "MALLOC_ARENA_MAX",
         "MPLBACKEND",
         "OMP_NUM_THREADS",
         "OPENBLAS_NUM_THREADS",
@@ -801,22 +802,28 @@ def _with_cell(source, path):
 
 @pytest.mark.slow
 @needs_box
-def test_a_fork_bomb_gets_one_process_and_the_class_is_graded(tmp_path):
-    """The box's limit stops the bomb at its first fork; its row says so."""
+def test_a_fork_bomb_gets_a_few_processes_and_the_class_is_graded(tmp_path):
+    """The box's limit stops the bomb after a few processes; its rows say so.
+
+    How many of its forks fail in the kernel itself, rather than in its
+    children, depends on the order they run in: the rows say which.
+    """
     write_submissions(tmp_path / "subs", ("right", "sine-only"))
     cell = _with_cell(_BOMB, tmp_path / "subs" / "bomb.ipynb")
     command = _posenc_grade(tmp_path / "subs", "--out", tmp_path / "out", *LIMITS)
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     rows = {(r["learner"], r["task"]): r for r in _read(tmp_path / "out/grades.csv")}
-    said = (
+    failed = re.escape(
         f" [cell {cell} failed: BlockingIOError: [Errno 11] Resource temporarily "
-        "unavailable (the box allows one process besides the kernel)] [1 process it "
-        "left running stopped before the checks]"
+        "unavailable (the box's limit on processes)]"
     )
+    said = f"(?:{failed})?" + r" \[[1-8] process(?:es)? it left running stopped "
+    said += r"before the checks\]"
     sine_only = "pos_encoding: not right yet; this is the mistake 'sine-only'."
     for task, message in PASS.items():
-        assert rows["bomb", task]["message"] == message + said
+        found = re.fullmatch(re.escape(message) + said, rows["bomb", task]["message"])
+        assert found, rows["bomb", task]["message"]  # at most 8, of 510
         assert rows["000-right", task]["message"] == message
         assert rows["001-sine-only", task]["message"] == (
             sine_only if task == "pos_encoding" else message
@@ -824,37 +831,35 @@ def test_a_fork_bomb_gets_one_process_and_the_class_is_graded(tmp_path):
 
 
 _FORKS = """
-import json, os, resource
+import json, os
 forks = []
-for _ in range(3):
+for _ in range(10):
     try:
         if os.fork() == 0:
             os._exit(0)  # left unreaped: still counted
         forks.append("started")
     except BlockingIOError:
         forks.append("refused")
-memory = resource.getrlimit(resource.RLIMIT_AS)
-print(json.dumps({"forks": forks, "memory": memory, "root": os.getuid() == 0}))
+print(json.dumps({"forks": forks, "root": os.getuid() == 0}))
 """
 
 
 @pytest.mark.slow
 @needs_box
-def test_a_boxed_kernel_may_start_one_process_and_shares_its_memory(tmp_path):
+def test_a_boxed_kernel_may_start_a_few_processes_and_no_more(tmp_path):
     from posenc_tools.grading.box import box_command, box_uid, make_stub, start_lines
 
     (tmp_path / "box").mkdir()
     uid = box_uid()
     if uid:  # as the worker prepares a box for a kernel dropping to uid
         os.chown(tmp_path / "box", 0, uid)
-    code = start_lines(uid, 3072) + _FORKS
+    code = start_lines(uid) + _FORKS
     command = [*box_command(tmp_path / "box", make_stub(tmp_path)), sys.executable]
     done = subprocess.run([*command, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
-        "forks": ["started", "refused", "refused"],
-        "memory": [3072 * 2**20 // 2] * 2,  # each of the two: half of --memory-mb
-        "root": False,
+        "forks": ["started"] * 8 + ["refused"] * 2,  # EXTRA_TASKS, then no more
+        "root": False,  # a root grader's box runs as a user id of its own
     }
 
 

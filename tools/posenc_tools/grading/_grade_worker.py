@@ -80,14 +80,11 @@ class _CappedClient(NotebookClient):
 
 
 class _Kernel:
-    """A kernel of this Python in a fresh temporary folder: boxed if ``stub``.
-
-    A boxed kernel's processes share ``memory_mb`` (:func:`.box.start_lines`).
-    """
+    """A kernel of this Python in a fresh temporary folder: boxed if ``stub``."""
 
     live = set()  # process-group ids of the kernels not yet stopped
 
-    def __init__(self, stub=None, memory_mb=None):
+    def __init__(self, stub=None):
         self.folder = tempfile.TemporaryDirectory(
             prefix="posenc-grade-", ignore_cleanup_errors=True
         )
@@ -105,7 +102,7 @@ class _Kernel:
             if uid:  # its folder: root's (its sockets), then its group's (its files)
                 os.chown(self.folder.name, 0, uid)
                 os.chmod(self.folder.name, 0o770)
-            warm_up += "\n" + start_lines(uid, memory_mb)
+            warm_up += "\n" + start_lines(uid)
         # as nbclient starts kernels: no history written to the user's profile
         history = "--HistoryManager.hist_file=:memory:"
         run_sync(self.manager.start_kernel)(
@@ -213,7 +210,7 @@ def _run_cells(client, nb, deadline, progress):
         if error and failed is None:
             what = f"{error[0]}: {error[1]}"[:500]
             if error[0] == "BlockingIOError" and "[Errno 11]" in error[1]:
-                what += " (the box allows one process besides the kernel)"
+                what += " (the box's limit on processes)"
             failed = _failed_cell(index, cell, what)
     return failed
 
@@ -352,17 +349,15 @@ def _serve(requests, answers, limits):
         answers.write(json.dumps(message) + "\n")
         answers.flush()
 
-    spare, stub, memory_mb = None, limits.get("stub"), limits["memory_mb"]
+    spare, stub = None, limits.get("stub")
     for line in requests:
         path = Path(json.loads(line)["notebook"])
         nb, result = _read(path)
         if nb is not None:
             kernel = None
             try:
-                kernel, spare = spare or _Kernel(stub, memory_mb), None
-                spare = _Kernel(
-                    stub, memory_mb
-                )  # starts while this learner's notebook runs
+                kernel, spare = spare or _Kernel(stub), None
+                spare = _Kernel(stub)  # starts while this learner's notebook runs
                 say({"live": [kernel.folder.name, spare.folder.name]})
                 shutil.copy(path, Path(kernel.folder.name) / path.name)
                 result = grade_notebook(

@@ -17,15 +17,14 @@ package, used by Flatpak), around one kernel:
   sockets) and a small private ``/tmp``; no capabilities, a fresh session, no
   environment variables but ``HOME``, ``PATH``, ``LANG``.
 
-- **one process besides the kernel, sharing its memory**: as the kernel
-  starts, before any learner's code, :func:`start_lines` caps the box's
-  processes and threads (``RLIMIT_NPROC``) at the kernel's own threads plus one
-  (a learner's process, or the checks' guard), and halves each process's
-  address space (``RLIMIT_AS``), so that the two processes together have at
-  most ``--memory-mb``. ``RLIMIT_NPROC`` counts the processes of one user in
-  one user namespace, and does not bind root: a lecturer's box has a user
-  namespace of its own; a root grader's box runs as a user id of its own
-  (:func:`box_uid`), dropped to before any learner's code.
+- **a few processes, not a fork bomb**: as the kernel starts, before any
+  learner's code, :func:`start_lines` caps the box's processes and threads
+  (``RLIMIT_NPROC``) at the kernel's own threads plus :data:`EXTRA_TASKS`;
+  each process has the worker's ``RLIMIT_AS`` (``--memory-mb``), so the box
+  has at most ``1 + EXTRA_TASKS`` times that. ``RLIMIT_NPROC`` counts the
+  processes of one user in one user namespace, and does not bind root: a
+  lecturer's box has a user namespace of its own; a root grader's box runs as
+  a user id of its own (:func:`box_uid`), dropped to before any learner's code.
 
 Not contained by the box: CPU time (the worker's cell and notebook time limits
 do that) and the disk space its folder can take. Where bubblewrap is missing
@@ -71,8 +70,10 @@ _ETC = (
     "hosts",
 )
 TMP_BYTES = 64 * 2**20  # the box's private /tmp
-#: the processes (or threads) a box may start besides its kernel's own threads
-EXTRA_TASKS = 1
+#: the threads and processes a box may start besides its kernel's own at its
+#: start: threads the kernel starts later (a cell printing 100 MB starts 3), the
+#: checks' guard, a learner's processes
+EXTRA_TASKS = 8
 _FIRST_UID = 2**30  # a root grader's boxes run as user ids from here: unused ones
 _boxes = itertools.count()
 
@@ -249,6 +250,7 @@ def box_command(box, stub):
         "HOME": "/tmp",
         "OPENBLAS_NUM_THREADS": "1",  # a kernel's threads, whatever the cores
         "OMP_NUM_THREADS": "1",
+        "MALLOC_ARENA_MAX": "2",  # glibc's 64 MiB per thread: address space too
         "LANG": "C.UTF-8",
         "PATH": f"{venv_bin}:/usr/bin:/bin",
         "PYTHONDONTWRITEBYTECODE": "1",
@@ -287,7 +289,7 @@ def box_uid():
 
 
 _START = """\
-def _posenc_box_start(uid, memory, extra):
+def _posenc_box_start(uid, extra):
     import ctypes, os, resource
     try:
         if ctypes.CDLL(None).prctl(36, 1, 0, 0, 0):  # PR_SET_CHILD_SUBREAPER
@@ -295,32 +297,29 @@ def _posenc_box_start(uid, memory, extra):
         # its threads, and bwrap's init in a lecturer's box (the same user's)
         tasks = len(os.listdir("/proc/self/task")) + (0 if uid else 1)
         resource.setrlimit(resource.RLIMIT_NPROC, (tasks + extra, tasks + extra))
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        if uid:
+        if uid:  # its private /tmp and "..": writable, as they were for root
             os.chmod("/tmp", 0o1777)
+            os.chmod("..", 0o1777)
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
     except BaseException:
         os._exit(70)
-_posenc_box_start(%d, %d, %d)
+_posenc_box_start(%d, %d)
 del _posenc_box_start
 """
 
 
-def start_lines(uid, memory_mb):
+def start_lines(uid):
     """The code a box's kernel runs as it starts, before any learner's code.
 
     It caps the box's processes and threads at those it has now (the kernel's
-    own) plus :data:`EXTRA_TASKS`, and each process's address space at
-    ``memory_mb`` shared among them, so that the kernel and what it starts have
-    at most ``memory_mb`` together; makes the kernel the parent of every orphan
+    own) plus :data:`EXTRA_TASKS`; makes the kernel the parent of every orphan
     (for the grader's cell that stops what a notebook left running); and, if
     ``uid``, drops to that user id (:func:`box_uid`). The kernel exits should
     any of it fail.
     """
-    share = memory_mb * 2**20 // (1 + EXTRA_TASKS)
-    return _START % (uid, share, EXTRA_TASKS)
+    return _START % (uid, EXTRA_TASKS)
 
 
 class _BoxKernelSpecs(KernelSpecManager):
