@@ -95,6 +95,11 @@ def context_pairs(sentences, vocab, window=2):
     sentences = _check_words(sentences, "sentences", what="sentences (str)")
     ids = {word: i for i, word in enumerate(_check_words(vocab, "vocab", what="words"))}
     window = check_integer(window, "window", min_value=1)
+    lengths = [len(sentence.split()) for sentence in sentences]
+    count = sum(
+        min(n - 1, i + window) - max(0, i - window) for n in lengths for i in range(n)
+    )
+    check_array_size((count, 2), "sentences and window", what="the pairs")
     pairs = []
     for index, sentence in enumerate(sentences):
         unknown = [word for word in sentence.split() if word not in ids]
