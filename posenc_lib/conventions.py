@@ -35,7 +35,14 @@ import math
 import numpy as np
 
 from .positional import sinusoidal_positions
-from .validation import BASE_RANGE, check_base, check_choice, check_d_model, describe
+from .validation import (
+    BASE_RANGE,
+    check_array_size,
+    check_base,
+    check_choice,
+    check_d_model,
+    describe,
+)
 
 __all__ = [
     "CONVENTIONS",
@@ -125,6 +132,7 @@ def permutation(convention, d_model):
     """
     convention = check_choice(convention, "convention", CONVENTIONS)
     m = check_d_model(d_model) // 2
+    check_array_size((2 * m,), "d_model", what="the column order")
     pair = np.arange(m)  # (m,)
     columns = {
         "interleaved": (2 * pair, 2 * pair + 1),

@@ -22,11 +22,21 @@ import numpy as np
 from .attention import softmax
 from .embedding import init_embedding
 from .positional import sinusoidal_positions
-from .validation import check_instance, check_integer, check_table, check_token_ids
+from .validation import (
+    check_array,
+    check_array_size,
+    check_d_model,
+    check_instance,
+    check_integer,
+    check_table,
+    check_token_ids,
+)
 
-__all__ = ["LookBack", "evaluate", "loss_and_grads", "train"]
+__all__ = ["MAX_STEPS", "MAX_WORK", "LookBack", "evaluate", "loss_and_grads", "train"]
 
 BATCH, N_POSITIONS, LR = 64, 12, 0.02  # a training step's sequences, Adam's step
+MAX_STEPS = 10_000  # the lesson trains 400
+MAX_WORK = 10**11  # multiply-adds of one training run; the lesson's: 1.8e9
 
 
 class LookBack(NamedTuple):
@@ -38,26 +48,86 @@ class LookBack(NamedTuple):
     positions: bool  # is PE[p] added to the input?
 
 
-def _check_tokens(tokens, model):  # (n_sequences, n_positions) ids of the table
+def _check_model(model):
+    """``model`` with its fields checked, each named: ``model.weights['w_o']``."""
     check_instance(model, "model", LookBack, what="a LookBack, e.g. from train")
+    table = check_table(model.table, "model.table")  # (vocab_size, d_model)
+    (vocab, d_model), weights = table.shape, model.weights
+    made = (
+        "w_q, w_k, w_v (d_model, d_head) and w_o (d_head, vocab_size), as train makes"
+    )
+    check_instance(weights, "model.weights", dict, what=f"a dict of {made}")
+    if missing := [
+        name for name in ("w_q", "w_k", "w_v", "w_o") if name not in weights
+    ]:
+        raise ValueError(
+            f"model.weights has no {', '.join(missing)}: it must hold {made}."
+        )
+    width = f"(d_model, d_head) with d_model == {d_model}, the width of model.table"
+    w_q = check_array(
+        weights["w_q"], "model.weights['w_q']", shape=(d_model, None), what=width
+    )
+    d_head, checked = w_q.shape[1], {"w_q": w_q}
+    for name, shape in {
+        "w_k": (d_model, d_head),
+        "w_v": (d_model, d_head),
+        "w_o": (d_head, vocab),
+    }.items():
+        names = "(d_model, d_head)" if name != "w_o" else "(d_head, vocab_size)"
+        what = f"{names} == {shape}, to match model.table and w_q"
+        checked[name] = check_array(
+            weights[name], f"model.weights[{name!r}]", shape=shape, what=what
+        )
+    lag = check_integer(model.lag, "model.lag", min_value=1)
+    check_instance(model.positions, "model.positions", bool, what="True or False")
+    if model.positions:
+        check_d_model(d_model, "model.table.shape[1] (d_model, with positions)")
+    return LookBack(table, checked, lag, model.positions)
+
+
+def _check_sizes(name, vocab, d_model, n_sequences, n_positions):
+    """Refuse, from the sizes, a layer whose arrays would pass MAX_ARRAY_BYTES."""
+    arrays = {  # what -> shape, of the largest arrays a step builds
+        "the embedding table": (vocab, d_model),
+        "w_q, w_k and w_v": (3, d_model, d_model // 2),
+        "the layer's input": (n_sequences, n_positions, d_model),
+        "the attention scores": (n_sequences, n_positions, n_positions),
+        "the logits": (n_sequences, n_positions, vocab),
+    }
+    for what, shape in arrays.items():
+        check_array_size(shape, name, what=what)
+
+
+def _check_tokens(tokens, model):  # (n_sequences, n_positions) ids of the table
+    model = _check_model(model)
     tokens = check_table(tokens, "tokens", what="(n_sequences, n_positions)")
     check_token_ids(tokens.ravel(), len(model.table), name="tokens.flat")
     n, lag = tokens.shape[1], model.lag
     if n <= lag:
         raise ValueError(f"tokens has {n} positions, must have more than lag == {lag}.")
-    return tokens
+    _check_sizes("tokens", *model.table.shape, *tokens.shape)
+    return tokens, model
 
 
 def _forward(model, tokens):  # the layer's arrays, from the input x to the logits
     x = model.table[tokens]  # (batch, n, d_model)
     if model.positions:
         x = x + sinusoidal_positions(range(tokens.shape[1]), x.shape[2])  # + PE[p]
-    query, key, value = (x @ model.weights[n] for n in ("w_q", "w_k", "w_v"))
-    scores = query @ key.swapaxes(1, 2) / np.sqrt(key.shape[2])  # (batch, n, n)
-    causal = np.tril(np.ones(scores.shape[1:], bool))  # key q <= query p
-    weight = softmax(np.where(causal, scores, -np.inf))  # (batch, n, n)
-    mixed = weight @ value  # (batch, n, d_head)
-    return x, query, key, value, weight, mixed, mixed @ model.weights["w_o"]
+    with np.errstate(over="ignore", invalid="ignore"):  # said below, by name
+        query, key, value = (x @ model.weights[n] for n in ("w_q", "w_k", "w_v"))
+        scores = query @ key.swapaxes(1, 2) / np.sqrt(key.shape[2])  # (batch, n, n)
+        _check_finite(scores, "attention scores")
+        causal = np.tril(np.ones(scores.shape[1:], bool))  # key q <= query p
+        weight = softmax(np.where(causal, scores, -np.inf))  # (batch, n, n)
+        mixed = weight @ value  # (batch, n, d_head)
+        logits = _check_finite(mixed @ model.weights["w_o"], "logits")
+    return x, query, key, value, weight, mixed, logits
+
+
+def _check_finite(values, what):
+    if not np.isfinite(values).all():
+        raise ValueError(f"model.weights are too large: its {what} overflow float64.")
+    return values
 
 
 def loss_and_grads(model, tokens):
@@ -68,9 +138,10 @@ def loss_and_grads(model, tokens):
     >>> loss_and_grads(train(steps=1)[0], np.zeros((2, 12), int))[1]["w_q"].shape
     (32, 16)
     """
-    tokens, lag = _check_tokens(tokens, model), model.lag
+    tokens, model = _check_tokens(tokens, model)
+    lag, vocab = model.lag, len(model.table)
     x, query, key, value, weight, mixed, logits = _forward(model, tokens)
-    target = np.eye(len(model.table))[tokens[:, :-lag]]  # (batch, n - lag, vocab)
+    target = (tokens[:, :-lag, None] == np.arange(vocab)).astype(float)  # one-hot
     log_p = logits[:, lag:] - logits[:, lag:].max(axis=-1, keepdims=True)
     log_p -= np.log(np.exp(log_p).sum(axis=-1, keepdims=True))  # log-softmax
     count = target.shape[0] * target.shape[1]  # positions with a target
@@ -104,6 +175,14 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
     steps, seed : int
         Adam steps, each on ``BATCH`` fresh sequences; the seed of every number.
 
+    Raises
+    ------
+    ValueError, TypeError
+        Naming the argument: before anything is built, ``steps`` past
+        :data:`MAX_STEPS`, a model whose arrays would pass 256 MiB
+        (``posenc_lib.validation.MAX_ARRAY_BYTES``), or a run of more than
+        :data:`MAX_WORK` multiply-adds.
+
     Examples
     --------
     >>> before, after, losses = train(steps=50)
@@ -112,7 +191,25 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
     """
     lag = check_integer(lag, "lag", min_value=1, max_value=N_POSITIONS - 1)
     check_instance(positions, "positions", bool, what="True or False")
-    steps = check_integer(steps, "steps", min_value=1)
+    steps = check_integer(steps, "steps", min_value=1, max_value=MAX_STEPS)
+    vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
+    d_model = check_d_model(d_model)
+    _check_sizes("vocab_size and d_model", vocab_size, d_model, BATCH, N_POSITIONS)
+    d_head = d_model // 2  # a step's multiply-adds: its products, forward and back
+    work = (
+        steps
+        * 3
+        * BATCH
+        * N_POSITIONS
+        * d_head
+        * (3 * d_model + N_POSITIONS + vocab_size)
+    )
+    if work > MAX_WORK:
+        raise ValueError(
+            f"steps, vocab_size and d_model would take {work:.2g} multiply-adds, "
+            f"more than the limit of {MAX_WORK:.0e} (posenc_lib.lookback.MAX_WORK): "
+            "fewer steps or a smaller model."
+        )
     table = init_embedding(vocab_size, d_model, seed=seed)  # (vocab_size, d_model)
     rng = np.random.default_rng([seed, 1])  # a stream apart from the table's
     w_q, w_k, w_v = rng.normal(0, d_model**-0.5, (3, d_model, d_model // 2))
@@ -143,7 +240,7 @@ def evaluate(model, tokens):
     >>> attention.sum(axis=1), guess.shape  # each row of weights sums to 1
     (array([1., 1., 1., 1.]), (1, 4))
     """
-    tokens = _check_tokens(tokens, model)
+    tokens, model = _check_tokens(tokens, model)
     *_, weight, _, logits = _forward(model, tokens)
     guess = logits.argmax(axis=-1)  # (batch, n): the token each position names
     right = guess[:, model.lag :] == tokens[:, : -model.lag]

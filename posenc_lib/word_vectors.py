@@ -25,6 +25,7 @@ import numpy as np
 from .attention import softmax
 from .embedding import init_embedding
 from .validation import (
+    check_array_size,
     check_integer,
     check_positive,
     check_sequence,
@@ -94,6 +95,11 @@ def context_pairs(sentences, vocab, window=2):
     sentences = _check_words(sentences, "sentences", what="sentences (str)")
     ids = {word: i for i, word in enumerate(_check_words(vocab, "vocab", what="words"))}
     window = check_integer(window, "window", min_value=1)
+    lengths = [len(sentence.split()) for sentence in sentences]
+    count = sum(
+        min(n - 1, i + window) - max(0, i - window) for n in lengths for i in range(n)
+    )
+    check_array_size((count, 2), "sentences and window", what="the pairs")
     pairs = []
     for index, sentence in enumerate(sentences):
         unknown = [word for word in sentence.split() if word not in ids]
@@ -139,9 +145,17 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     what = "(n_pairs, 2), (centre, context) ids"
     pairs = check_table(pairs, "pairs", what=what, shape=(None, 2))  # (n_pairs, 2)
     pairs = check_token_ids(pairs.ravel(), len(table), name="pairs").reshape(-1, 2)
-    steps = check_integer(steps, "steps", min_value=1)
+    steps = check_integer(steps, "steps", min_value=1, max_value=10_000)
     learning_rate = check_positive(learning_rate, "learning_rate")
     vocab_size, d_model = table.shape
+    check_array_size(
+        (len(pairs), vocab_size), "pairs and table", what="each step's probabilities"
+    )
+    if steps * len(pairs) * vocab_size * d_model > 10**11:  # multiply-adds, about
+        raise ValueError(
+            f"steps == {steps} on {len(pairs)} pairs of a {vocab_size}-word table: "
+            "more than 1e11 multiply-adds; fewer steps, pairs or words."
+        )
     rng = np.random.default_rng(check_integer(seed, "seed", min_value=0))
     weights = rng.normal(0.0, 0.5, size=(d_model, vocab_size))
     centre, context = pairs[:, 0], pairs[:, 1]
@@ -173,6 +187,7 @@ def cosine_similarity(vectors):
     """
     what = "(n, d_model), no row all zeros"
     vectors = check_table(vectors, "vectors", what=what, nonzero=True)  # (n, d_model)
+    check_array_size((len(vectors),) * 2, "vectors")  # (n, n)
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (n, d_model)
     return unit @ unit.T  # (n, n)
 

@@ -448,3 +448,9 @@ def test_an_unknown_convention_names_the_choices():
     )
     with pytest.raises(ValueError, match=re.escape(msg)):
         encoding_table("halves", [0], 4)
+
+
+def test_a_permutation_past_the_array_limit_is_refused_at_once():
+    message = "d_model would give the column order of shape (1000000000,), 7.45 GiB"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        permutation("concat", 10**9)

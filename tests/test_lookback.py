@@ -10,6 +10,7 @@ refused with exact messages. Two full trainings (about a second each) are shared
 
 import math
 import re
+import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -133,7 +134,37 @@ def test_gradients_match_finite_differences(positions):
         ({"lag": 12}, ValueError, "lag == 12, must be an integer in [1, 11]."),
         ({"lag": 2.0}, TypeError, "lag == 2.0 (float), must be an integer in [1, 11]."),
         ({"positions": 1}, TypeError, "positions == 1 (int), must be True or False."),
-        ({"steps": 0}, ValueError, "steps == 0, must be an integer >= 1."),
+        ({"steps": 0}, ValueError, "steps == 0, must be an integer in [1, 10000]."),
+        (
+            {"steps": 10**12},  # 7.28 TiB of losses, or hours of steps
+            ValueError,
+            "steps == 1000000000000, must be an integer in [1, 10000].",
+        ),
+        (
+            {"vocab_size": 50_000, "d_model": 2, "steps": 1},  # np.eye: 18.6 GiB
+            ValueError,
+            "vocab_size and d_model would give the logits of shape (64, 12, 50000), "
+            "293 MiB: more than the limit of 256 MiB "
+            "(posenc_lib.validation.MAX_ARRAY_BYTES).",
+        ),
+        (
+            {"d_model": 8000, "steps": 1},
+            ValueError,
+            "vocab_size and d_model would give w_q, w_k and w_v of shape (3, 8000, "
+            "4000), 732 MiB: more than the limit of 256 MiB",
+        ),
+        (
+            {"d_model": 1024, "steps": 5000},
+            ValueError,
+            "steps, vocab_size and d_model would take 1.8e+13 multiply-adds, more "
+            "than the limit of 1e+11 (posenc_lib.lookback.MAX_WORK): fewer steps or "
+            "a smaller model.",
+        ),
+        (
+            {"vocab_size": 0},
+            ValueError,
+            "vocab_size == 0, must be an integer >= 1.",
+        ),
         ({"d_model": 7}, ValueError, "d_model == 7, must be an even integer >= 2."),
         ({"seed": -1}, ValueError, "seed == -1, must be an integer >= 0."),
     ],
@@ -143,6 +174,11 @@ def test_gradients_match_finite_differences(positions):
         "lag float",
         "positions int",
         "steps 0",
+        "steps past the limit",
+        "a vocabulary past the array limit",
+        "a width past the array limit",
+        "more work than the limit",
+        "no vocabulary",
         "odd d_model",
         "negative seed",
     ],
@@ -184,6 +220,77 @@ def test_evaluate_and_loss_refuse_bad_tokens(tokens, error, message):
     for function in (evaluate, loss_and_grads):
         with pytest.raises(error, match=re.escape(message)):
             function(model, tokens)
+
+
+def test_tokens_whose_scores_would_pass_the_array_limit_are_refused_at_once():
+    message = (
+        "tokens would give the attention scores of shape (1, 30000, 30000), 6.71 "
+        "GiB: more than the limit of 256 MiB"
+    )
+    for function in (evaluate, loss_and_grads):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            function(train(steps=1)[0], np.zeros((1, 30_000), int))
+
+
+def _hand_built(model):
+    """Ways to build a LookBack by hand wrongly: field -> (value, error, message)."""
+    weights = model.weights
+    return {
+        "no weights": (
+            {"weights": {}},
+            ValueError,
+            "model.weights has no w_q, w_k, w_v, w_o: it must hold w_q, w_k, w_v "
+            "(d_model, d_head) and w_o (d_head, vocab_size), as train makes.",
+        ),
+        "weights a list": (
+            {"weights": [1]},
+            TypeError,
+            "model.weights == [1], must be a dict of w_q, w_k, w_v",
+        ),
+        "w_o of another vocabulary": (
+            {"weights": {**weights, "w_o": np.zeros((16, 3))}},
+            ValueError,
+            "model.weights['w_o'] has shape (16, 3), must be (d_head, vocab_size) == "
+            "(16, 16), to match model.table and w_q.",
+        ),
+        "w_q of another width": (
+            {"weights": {**weights, "w_q": np.zeros((8, 16))}},
+            ValueError,
+            "model.weights['w_q'] has shape (8, 16), must be (d_model, d_head) with "
+            "d_model == 32, the width of model.table.",
+        ),
+        "a table of nan": (
+            {"table": np.full((16, 32), np.nan)},
+            ValueError,
+            "model.table[0, 0] == nan, must be a finite number.",
+        ),
+        "weights that overflow": (
+            {"weights": {name: w * 1e200 for name, w in weights.items()}},
+            ValueError,
+            "model.weights are too large: its attention scores overflow float64.",
+        ),
+        "lag a string": (
+            {"lag": "3"},
+            TypeError,
+            "model.lag == '3' (str), must be an integer >= 1.",
+        ),
+        "positions 1": (
+            {"positions": 1},
+            TypeError,
+            "model.positions == 1 (int), must be True or False.",
+        ),
+    }
+
+
+@pytest.mark.parametrize("case", list(_hand_built(train(steps=1)[0])))
+def test_a_hand_built_model_is_refused_naming_the_field(case):
+    model = train(steps=1)[0]
+    fields, error, message = _hand_built(model)[case]
+    for function in (evaluate, loss_and_grads):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # and no numpy warning on the way
+            with pytest.raises(error, match=re.escape(message)):
+                function(model._replace(**fields), np.zeros((2, 5), int))
 
 
 def test_a_model_must_be_a_lookback():

@@ -103,3 +103,26 @@ def test_project_2d_keeps_distances_of_planar_points_and_fixes_signs():
 def test_train_rejects_a_bad_learning_rate():
     with pytest.raises(ValueError, match=re.escape("learning_rate == 0.0")):
         train_word_vectors(np.ones((2, 2)), [[0, 1]], learning_rate=0.0)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda: cosine_similarity(np.ones((30_000, 2))),
+            "vectors would give the result of shape (30000, 30000), 6.71 GiB",
+        ),
+        (
+            lambda: context_pairs(["a " * 10**5], ["a"], window=10**4),
+            "sentences and window would give the pairs of shape (1899990000, 2)",
+        ),
+        (
+            lambda: train_word_vectors(random_table(2, 2), [(0, 1)], steps=10**9),
+            "steps == 1000000000, must be an integer in [1, 10000].",
+        ),
+    ],
+    ids=["similarities", "pairs", "steps"],
+)
+def test_sizes_are_checked_before_anything_is_built(call, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call()

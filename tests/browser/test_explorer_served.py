@@ -30,9 +30,14 @@ def test_make_explorer_asks_for_a_token_and_culls_kernels():
         assert option in recipe, option
 
 
-def _anonymous_get(url):
-    """Status and final URL of a GET without the token (redirects followed)."""
-    with urllib.request.urlopen(url, timeout=30) as response:
+def _get(url):
+    """Status and final URL of a GET (redirects followed), its body read to the end.
+
+    Voila answers a page once it has run the notebook in the page's kernel: when
+    the body has ended, a kernel the request started is running.
+    """
+    with urllib.request.urlopen(url, timeout=120) as response:
+        response.read()
         return response.status, response.url
 
 
@@ -41,17 +46,21 @@ def test_voila_without_the_token_is_refused_and_starts_no_kernel(
 ):
     before = voila_server.kernels()
     for _ in range(5):
-        status, url = _anonymous_get(f"{voila_server.base}/")
+        status, url = _get(f"{voila_server.base}/")
         assert "/login" in url and status == 200, url  # the token form, no app
-    status, url = _anonymous_get(f"{voila_server.base}/?token=wrong")
+    status, url = _get(f"{voila_server.base}/?token=wrong")
     assert "/login" in url, url
-    time.sleep(1)  # a kernel would have been started by now
-    after = voila_server.kernels()
+    after = voila_server.kernels()  # each page has ended: none was started
+    # the same event shows a kernel when there is one: a load with the token
+    status, url = _get(voila_server.url("/"))
+    assert "/login" not in url and status == 200, url
+    started = set(voila_server.kernels()) - set(after)
     latency_report(
         f"Voila: kernels before / after 5 anonymous page loads: {len(before)} / "
-        f"{len(after)}"
+        f"{len(after)}; after one with the token: {len(started)} more"
     )
     assert after == before
+    assert len(started) == 1, started
 
 
 def test_idle_kernels_are_culled(culling_voila_server, page, latency_report):

@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from posenc_tools.grading import grader
@@ -50,7 +51,7 @@ class _StandInWorker:
             raise RuntimeError("the grader's own bug")
         return GRADED
 
-    def stop(self):
+    def stop(self, now=False):
         pass
 
 
@@ -307,7 +308,7 @@ def test_a_killed_run_leaves_the_grades_as_they_were(tmp_path, graded_before):
         f"GRADED = {GRADED!r}\n\nclass Worker:\n"
         "    def __init__(self, limits, stub): pass\n"
         "    def grade(self, notebook): return GRADED\n"
-        "    def stop(self): pass\n"
+        "    def stop(self, now=False): pass\n"
     )
     before = _snapshot(graded_before)
     command = [
@@ -329,15 +330,49 @@ def test_a_killed_run_leaves_the_grades_as_they_were(tmp_path, graded_before):
 
 
 def test_a_complete_run_replaces_the_csv_and_the_pages_together(
-    tmp_path, stand_in, graded_before
+    tmp_path, stand_in, graded_before, capsys
 ):
     _notebooks(tmp_path / "subs", "ann.ipynb")
+    before = _snapshot(graded_before)
+    os.utime(graded_before / "grades.csv", (0, 1_000_000_000))  # the earlier run's
     grader.grade([tmp_path / "subs"], graded_before)
     assert [row["learner"] for row in _read(graded_before / "grades.csv")] == [
         "ann"
     ] * 3
     assert sorted(os.listdir(graded_before / "feedback")) == ["ann.html"]
-    assert sorted(os.listdir(graded_before)) == ["feedback", "grades.csv"]
+    assert sorted(os.listdir(graded_before)) == ["feedback", "grades.csv", "replaced"]
+    # the earlier ones are kept, named by when they were written, and said so
+    [kept] = (graded_before / "replaced").iterdir()
+    assert _snapshot(kept) == before
+    assert kept.name == time.strftime("%Y-%m-%dT%H-%M-%S", time.localtime(1e9))
+    assert capsys.readouterr().err.endswith(
+        f"posenc grade: the earlier grades.csv and feedback/ are kept in {kept}\n"
+    )
+
+
+def test_an_out_that_is_a_file_or_among_the_submissions_is_refused(
+    tmp_path, capsys, stand_in
+):
+    _notebooks(tmp_path / "subs", "ann.ipynb")
+    (tmp_path / "ofile").write_text("not a folder")
+    refused = {
+        tmp_path / "ofile": "is a file: give a folder (it gets grades.csv and "
+        "feedback/).",
+        tmp_path / "subs": f"is inside the submissions folder {tmp_path}/subs: give "
+        "a folder outside it.",
+        tmp_path / "subs" / "out": f"is inside the submissions folder {tmp_path}/"
+        "subs: give a folder outside it.",
+    }
+    for out, why in refused.items():
+        assert main(["grade", str(tmp_path / "subs"), "--out", str(out)]) == 2
+        assert capsys.readouterr().err == f"posenc grade: --out {out} {why}\n"
+    merge = ["grade", "--merge", str(tmp_path / "x.csv"), "--out", f"{tmp_path}/ofile"]
+    assert main(merge) == 2
+    assert capsys.readouterr().err == (
+        f"posenc grade: --out {tmp_path}/ofile {refused[tmp_path / 'ofile']}\n"
+    )
+    assert sorted(os.listdir(tmp_path / "subs")) == ["ann.ipynb"]
+    assert (tmp_path / "ofile").read_text() == "not a folder"
 
 
 def test_merge_refuses_a_learner_in_two_csvs(tmp_path, stand_in):

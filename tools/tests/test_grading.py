@@ -127,13 +127,20 @@ def _expected_rows():
     put(names["renamed"], "lookup", False, _missing("lookup") + renamed)
     # a line written to the kernel's fd 1 is not taken for the grader's answer
     all_pass(names["forges-an-answer"])
-    # its parent is the box's init, which ignores the kill; the worker is unseen
-    all_pass(names["kills-grader"])
+    # its parent is the box's init, which ignores the kill (a lecturer's box) or
+    # is not its user's (a root grader's box); the worker is unseen
+    refused = " [cell 3 failed: PermissionError: [Errno 1] Operation not permitted]"
+    all_pass(names["kills-grader"], refused if os.geteuid() == 0 else "")
     # issue 23: the attacks on other learners fail; the attacker gets its own due
     all_pass(names["forges-the-pipe"])
     message = "pos_encoding: not right yet; this is the mistake 'sine-only'."
     put(names["forges-the-pipe"], "pos_encoding", False, message, "sine-only")
-    for kind in ("rewrites-grades", "rewrites-classmates", "hijacks-next-kernel"):
+    # the process it starts to rewrite the grades later is stopped before the checks
+    all_pass(
+        names["rewrites-grades"],
+        " [1 process it left running stopped before the checks]",
+    )
+    for kind in ("rewrites-classmates", "hijacks-next-kernel"):
         all_pass(names[kind])
     for task in PASS:
         put(names["patches-checkers"], task, False, f"{task}: not implemented yet.")
@@ -478,7 +485,7 @@ def test_a_learner_whose_grading_failed_still_gets_rows(tmp_path, monkeypatch):
                 },
             }
 
-        def stop(self):
+        def stop(self, now=False):
             pass
 
     monkeypatch.setattr(grader, "Worker", Worker)
@@ -699,7 +706,10 @@ def test_the_box_shows_only_its_own_processes_folder_and_the_stand_ins(tmp_path)
     assert seen["env"] == [
         "HOME",
         "LANG",
+        "MALLOC_ARENA_MAX",
         "MPLBACKEND",
+        "OMP_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
         "PATH",
         "PWD",
         "PYTHONDONTWRITEBYTECODE",
@@ -747,3 +757,142 @@ def test_chapter_05s_setup_cell_runs_in_the_box(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "check_lookup: not run while the exercise is graded.\n"
+
+
+# --- issue 42: a learner's processes, and a busy --out ----------------------------
+
+_BOMB = """\
+import os
+def bomb(depth):
+    # each process forks twice, 8 levels deep: 510 processes where nothing stops
+    # it; each waits for the kernel to end (its pipe's reading end sees EOF)
+    for _ in range(2):
+        if depth and os.fork() == 0:
+            try:
+                if depth == 8:
+                    os.close(w)
+                bomb(depth - 1)
+                os.read(r, 1)
+            finally:
+                os._exit(0)
+r, w = os.pipe()
+bomb(8)
+"""
+
+
+def _with_cell(source, path):
+    """The right answer with one more cell, ``source``, written to ``path``."""
+    import nbformat
+
+    nb = make_notebook("right")
+    nb.cells.append(nbformat.v4.new_code_cell(source))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return len(nb.cells) - 1
+
+
+@pytest.mark.slow
+@needs_box
+def test_a_fork_bomb_gets_a_few_processes_and_the_class_is_graded(tmp_path):
+    """The box's limit stops the bomb after a few processes; its rows say so.
+
+    How many of its forks fail in the kernel itself, rather than in its
+    children, depends on the order they run in: the rows say which.
+    """
+    write_submissions(tmp_path / "subs", ("right", "sine-only"))
+    cell = _with_cell(_BOMB, tmp_path / "subs" / "bomb.ipynb")
+    command = _posenc_grade(tmp_path / "subs", "--out", tmp_path / "out", *LIMITS)
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = {(r["learner"], r["task"]): r for r in _read(tmp_path / "out/grades.csv")}
+    failed = re.escape(
+        f" [cell {cell} failed: BlockingIOError: [Errno 11] Resource temporarily "
+        "unavailable (the box's limit on processes)]"
+    )
+    said = f"(?:{failed})?" + r" \[[1-8] process(?:es)? it left running stopped "
+    said += r"before the checks\]"
+    sine_only = "pos_encoding: not right yet; this is the mistake 'sine-only'."
+    for task, message in PASS.items():
+        found = re.fullmatch(re.escape(message) + said, rows["bomb", task]["message"])
+        assert found, rows["bomb", task]["message"]  # at most 8, of 510
+        assert rows["000-right", task]["message"] == message
+        assert rows["001-sine-only", task]["message"] == (
+            sine_only if task == "pos_encoding" else message
+        )
+
+
+_FORKS = """
+import json, os
+forks = []
+for _ in range(10):
+    try:
+        if os.fork() == 0:
+            os._exit(0)  # left unreaped: still counted
+        forks.append("started")
+    except BlockingIOError:
+        forks.append("refused")
+print(json.dumps({"forks": forks, "root": os.getuid() == 0}))
+"""
+
+
+@pytest.mark.slow
+@needs_box
+def test_a_boxed_kernel_may_start_a_few_processes_and_no_more(tmp_path):
+    from posenc_tools.grading.box import box_command, box_uid, make_stub, start_lines
+
+    (tmp_path / "box").mkdir()
+    uid = box_uid()
+    if uid:  # as the worker prepares a box for a kernel dropping to uid
+        os.chown(tmp_path / "box", 0, uid)
+    code = start_lines(uid) + _FORKS
+    command = [*box_command(tmp_path / "box", make_stub(tmp_path)), sys.executable]
+    done = subprocess.run([*command, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "forks": ["started"] * 8 + ["refused"] * 2,  # EXTRA_TASKS, then no more
+        "root": False,  # a root grader's box runs as a user id of its own
+    }
+
+
+_BLOCKS = "import os\nos.read(os.pipe()[0], 1)  # waits for ever: its run holds --out"
+
+
+@pytest.mark.slow
+@needs_box
+def test_a_second_grader_into_a_busy_out_is_refused_at_once(tmp_path):
+    import fcntl
+    import signal
+
+    _with_cell(_BLOCKS, tmp_path / "first" / "ann.ipynb")
+    write_submissions(tmp_path / "second", ("right",))
+    out = tmp_path / "out"
+    slow = ("--cell-seconds", 600, "--notebook-seconds", 600)
+    command = _posenc_grade(tmp_path / "first", "--out", out, *slow)
+    first = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:  # it says this once it holds out, before any kernel starts
+        assert (
+            first.stderr.readline() == f"posenc grade: grading 1 learner into {out}\n"
+        )
+        command = _posenc_grade(tmp_path / "second", "--out", out)
+        second = subprocess.run(command, capture_output=True, text=True)
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate()
+    assert (second.returncode, second.stdout) == (2, "")
+    holder = re.escape(f"pid {first.pid}, started ") + r"[-0-9]{10} [:0-9]{8}: "
+    holder += re.escape(" ".join(map(str, command[:4])) + f" {tmp_path}/first")
+    assert re.fullmatch(
+        re.escape(
+            f"posenc grade: --out {out} is being written by another posenc grade ("
+        )
+        + holder
+        + r" .*\): wait for it to end, or give another --out\.\n",
+        second.stderr,
+    ), second.stderr
+    assert first.returncode == 130  # interrupted: it says so
+    assert os.listdir(out) == []  # neither wrote anything
+    free = os.open(out, os.O_RDONLY)  # the lock went with the first run
+    try:
+        fcntl.flock(free, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(free)

@@ -17,14 +17,24 @@ package, used by Flatpak), around one kernel:
   sockets) and a small private ``/tmp``; no capabilities, a fresh session, no
   environment variables but ``HOME``, ``PATH``, ``LANG``.
 
-Not contained by the box: CPU time and memory (the worker's limits do that:
-cell and notebook time limits, ``RLIMIT_AS``) and the disk space its folder can
-take. Where bubblewrap is missing or cannot make namespaces (macOS, Windows, a
-container that forbids them) :func:`sandbox_problem` says why, and ``posenc
-grade`` refuses to run unless given ``--unsandboxed``.
+- **a few processes, not a fork bomb**: as the kernel starts, before any
+  learner's code, :func:`start_lines` caps the box's processes and threads
+  (``RLIMIT_NPROC``) at the kernel's own threads plus :data:`EXTRA_TASKS`;
+  each process has the worker's ``RLIMIT_AS`` (``--memory-mb``), so the box
+  has at most ``1 + EXTRA_TASKS`` times that. ``RLIMIT_NPROC`` counts the
+  processes of one user in one user namespace, and does not bind root: a
+  lecturer's box has a user namespace of its own; a root grader's box runs as
+  a user id of its own (:func:`box_uid`), dropped to before any learner's code.
+
+Not contained by the box: CPU time (the worker's cell and notebook time limits
+do that) and the disk space its folder can take. Where bubblewrap is missing
+or cannot make namespaces (macOS, Windows, a container that forbids them)
+:func:`sandbox_problem` says why, and ``posenc grade`` refuses to run unless
+given ``--unsandboxed``.
 """
 
 import ast
+import itertools
 import os
 import shutil
 import subprocess
@@ -39,7 +49,14 @@ from traitlets import List, Unicode, default
 
 import posenc_lib
 
-__all__ = ["BoxKernelManager", "box_command", "make_stub", "sandbox_problem"]
+__all__ = [
+    "BoxKernelManager",
+    "box_command",
+    "box_uid",
+    "make_stub",
+    "sandbox_problem",
+    "start_lines",
+]
 
 _PACKAGE = Path(posenc_lib.__file__).resolve().parent  # the learner's package
 _ETC = (
@@ -53,6 +70,12 @@ _ETC = (
     "hosts",
 )
 TMP_BYTES = 64 * 2**20  # the box's private /tmp
+#: the threads and processes a box may start besides its kernel's own at its
+#: start: threads the kernel starts later (a cell printing 100 MB starts 3), the
+#: checks' guard, a learner's processes
+EXTRA_TASKS = 8
+_FIRST_UID = 2**30  # a root grader's boxes run as user ids from here: unused ones
+_boxes = itertools.count()
 
 
 @cache
@@ -188,8 +211,19 @@ def _python_mounts(stub):
     args = []
     for place in sorted(places):
         if not place.is_relative_to("/usr"):
-            args += ["--ro-bind", str(place), str(place)]
-    return args + ["--ro-bind", str(stub), str(_PACKAGE)]
+            args += [*_parents(place), "--ro-bind", str(place), str(place)]
+    return args + [*_parents(_PACKAGE), "--ro-bind", str(stub), str(_PACKAGE)]
+
+
+def _parents(path):
+    """``--dir`` for each folder above ``path``: made readable by anyone.
+
+    bubblewrap run by root would make them readable by root only, and a root
+    grader's kernel runs as a user id of its own (:func:`box_uid`).
+    """
+    return [
+        arg for up in reversed(Path(path).parents[:-1]) for arg in ("--dir", str(up))
+    ]
 
 
 def box_command(box, stub):
@@ -208,18 +242,30 @@ def box_command(box, stub):
     # what is bound: a tmpfs mounted later would hide a venv or the stub under it
     private = ["/tmp", *{str(Path(box).parent)} - {"/tmp"}]
     scratch = [
-        arg for path in private for arg in ("--size", str(TMP_BYTES), "--tmpfs", path)
+        arg
+        for path in private
+        for arg in (*_parents(path), "--size", str(TMP_BYTES), "--tmpfs", path)
     ]
     env = {
         "HOME": "/tmp",
+        "OPENBLAS_NUM_THREADS": "1",  # a kernel's threads, whatever the cores
+        "OMP_NUM_THREADS": "1",
+        "MALLOC_ARENA_MAX": "2",  # glibc's 64 MiB per thread: address space too
         "LANG": "C.UTF-8",
         "PATH": f"{venv_bin}:/usr/bin:/bin",
         "PYTHONDONTWRITEBYTECODE": "1",
         "MPLBACKEND": "Agg",
     }
+    if os.geteuid() == 0:  # no user namespace: its kernel drops to box_uid()
+        unshare = "--unshare-ipc --unshare-pid --unshare-net --unshare-uts"
+        unshare += " --unshare-cgroup-try --cap-drop ALL"
+        unshare += " --cap-add CAP_SETUID --cap-add CAP_SETGID"
+    else:
+        unshare = "--unshare-all --cap-drop ALL"
     return [
         shutil.which("bwrap") or "bwrap",
-        *("--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session"),
+        *unshare.split(),
+        *("--die-with-parent", "--new-session"),
         *("--dev", "/dev", "--proc", "/proc"),
         *scratch,
         *_system_mounts(),
@@ -227,6 +273,53 @@ def box_command(box, stub):
         *("--bind", box, box, "--remount-ro", "/", "--chdir", box, "--clearenv"),
         *(arg for name, value in env.items() for arg in ("--setenv", name, value)),
     ]
+
+
+def box_uid():
+    """The user id a box's kernel drops to: 0 (none) unless the grader is root.
+
+    ``RLIMIT_NPROC`` does not bind root, and counts the processes of one user
+    id: so a root grader's boxes each run as an id of their own, unused on any
+    ordinary system (``2**30`` and up, four per worker process: its kernel, the
+    next one, and one being stopped).
+    """
+    if os.geteuid() != 0:
+        return 0
+    return _FIRST_UID + (os.getpid() % 2**22) * 4 + next(_boxes) % 4
+
+
+_START = """\
+def _posenc_box_start(uid, extra):
+    import ctypes, os, resource
+    try:
+        if ctypes.CDLL(None).prctl(36, 1, 0, 0, 0):  # PR_SET_CHILD_SUBREAPER
+            raise OSError("prctl")
+        # its threads, and bwrap's init in a lecturer's box (the same user's)
+        tasks = len(os.listdir("/proc/self/task")) + (0 if uid else 1)
+        resource.setrlimit(resource.RLIMIT_NPROC, (tasks + extra, tasks + extra))
+        if uid:  # its private /tmp and "..": writable, as they were for root
+            os.chmod("/tmp", 0o1777)
+            os.chmod("..", 0o1777)
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+    except BaseException:
+        os._exit(70)
+_posenc_box_start(%d, %d)
+del _posenc_box_start
+"""
+
+
+def start_lines(uid):
+    """The code a box's kernel runs as it starts, before any learner's code.
+
+    It caps the box's processes and threads at those it has now (the kernel's
+    own) plus :data:`EXTRA_TASKS`; makes the kernel the parent of every orphan
+    (for the grader's cell that stops what a notebook left running); and, if
+    ``uid``, drops to that user id (:func:`box_uid`). The kernel exits should
+    any of it fail.
+    """
+    return _START % (uid, EXTRA_TASKS)
 
 
 class _BoxKernelSpecs(KernelSpecManager):

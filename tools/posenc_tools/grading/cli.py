@@ -4,8 +4,10 @@ The learner's ``posenc`` command hands ``posenc grade ...`` over to :func:`main`
 It prints what was left out and why, then one line: how many learners were
 graded, how many not, how many files were left out. Exit status: 0 when every
 learner's rows say what their notebook did; 2 when it refuses (a bad option, no
-sandbox, nobody to grade, a CSV to merge that is not a grades.csv), writing
-nothing; 3 when the grader itself failed some learners (their rows say so).
+sandbox, nobody to grade, a CSV to merge that is not a grades.csv, an ``--out``
+that another run is writing, that is a file or inside the submissions), writing
+nothing; 3 when the grader itself failed some learners (their rows say so); 130
+when interrupted, leaving ``--out`` as it was.
 """
 
 import argparse
@@ -32,9 +34,10 @@ def parser():
         epilog=(
             "Exit status: 0 when every learner's rows say what their notebook did; "
             "2 when refused (a bad option, no sandbox, nobody to grade, a CSV to "
-            "merge that is not a grades.csv): nothing written; 3 when the grader "
-            "itself failed some learners (their rows say 'not graded: the grading "
-            "process failed' or 'the grader failed')."
+            "merge that is not a grades.csv, an --out that another run is writing, "
+            "that is a file or inside the submissions): nothing written; 3 when the "
+            "grader itself failed some learners (their rows say 'not graded: the "
+            "grading process failed' or 'the grader failed'); 130 when interrupted."
         ),
     )
     parser.add_argument(
@@ -43,8 +46,9 @@ def parser():
     parser.add_argument(
         "--out",
         required=True,
-        help="output folder; its grades.csv and feedback/ are replaced when the "
-        "run is complete",
+        help="output folder, locked while the run writes it; its grades.csv and "
+        "feedback/ are replaced when the run is complete, the earlier ones kept in "
+        "OUT/replaced/",
     )
     parser.add_argument("--jobs", type=int, default=None, help="default: the cores")
     parser.add_argument("--shard", default=None, help="I/N: every N-th, from the I-th")
@@ -124,6 +128,9 @@ def grade_main(args):
     except (OSError, ValueError, TypeError, ImportError) as exc:
         print(f"posenc grade: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"posenc grade: interrupted; {args.out} is as it was.", file=sys.stderr)
+        return 130
     return _report(tally(rows), rows, left_out, args.out)
 
 

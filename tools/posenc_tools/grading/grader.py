@@ -26,8 +26,11 @@ Written:
 
 Both are written into a hidden folder of ``DIR`` and moved into place together
 when the run is complete: a run that stops, or finds nobody to grade, leaves the
-previous ones as they were. Exit status (:mod:`~posenc_tools.grading.cli`): 0;
-2 when refused, nothing written; 3 when the grader itself failed some learners.
+previous ones as they were; a complete run moves them into ``DIR/replaced/TIME/``
+and says so. ``DIR`` is locked for the run: a second run into it is refused at
+once, naming the first; so is a ``DIR`` that is a file or inside a submissions
+folder. Exit status (:mod:`~posenc_tools.grading.cli`): 0; 2 when refused,
+nothing written; 3 when the grader itself failed some learners.
 
 What is contained, and what is not
 ----------------------------------
@@ -41,9 +44,10 @@ learner's functions on the checker's inputs and reports raw results; nothing it
 prints reaches the CSV or a feedback page unescaped. Submissions are copied
 before grading starts; every file gets its rows. Also contained, as before:
 time (each cell, each check and each notebook has a limit, and a worker that
-outlives them is killed with its kernels), memory (``memory_mb`` of address
-space for the worker and each kernel), output (a few kilobytes per cell), and
-crashes (each becomes a row that says so).
+outlives them is killed with its kernels), processes and memory (a kernel may
+start one process, and the two share ``memory_mb`` of address space; what a
+notebook leaves running is stopped before the checks, and its rows say so),
+output (a few kilobytes per cell), and crashes (each becomes a row that says so).
 
 Not contained: the CPU a kernel uses within its limits, the disk space its own
 folder can take, and a learner who hard-codes the checker's published cases
@@ -54,8 +58,10 @@ folder can take, and a learner who hard-codes the checker's published cases
 
 import contextlib
 import csv
+import fcntl
 import html
 import importlib.util
+import itertools
 import os
 import queue
 import shutil
@@ -75,6 +81,7 @@ __all__ = [
     "COLUMNS",
     "TASKS",
     "Limits",
+    "OutInUse",
     "SandboxUnavailable",
     "find_submissions",
     "grade",
@@ -151,6 +158,10 @@ def _rows(learner, result, seconds):
         failed = result.get("failed")
         if result.get("status") == "graded" and failed:
             first_line += f" [cell {failed['index']} failed: {failed['error']}]"
+        if result.get("status") == "graded" and result.get("stopped"):
+            stopped = int(result["stopped"])
+            first_line += f" [{stopped} process{'es' * (stopped > 1)} it left "
+            first_line += "running stopped before the checks]"
         rows.append(
             {
                 "learner": learner,
@@ -317,6 +328,7 @@ def grade(
     jobs = check_integer(jobs or os.cpu_count() or 1, "jobs", min_value=1)
     if not paths:
         raise ValueError("no submissions given: name the class's folder or files.")
+    _check_out(out, paths)
     found, left_out = find_submissions(paths)
     submissions = list(found.items())
     if shard is not None:
@@ -327,7 +339,9 @@ def grade(
         if not copies:
             raise ValueError(_nobody(paths, shard, len(found), left_out))
         stub = _box_stub(Path(run), unsandboxed)
-        with _replacing(out) as new:
+        with _replacing(out) as new:  # out is this run's from here on
+            learners = f"{len(copies)} learner{'s' * (len(copies) != 1)}"
+            print(f"posenc grade: grading {learners} into {out}", file=sys.stderr)
             rows = _grade_all(copies, new, jobs, limits, stub, progress)
             rows = write_csv(rows, new / "grades.csv")
     return rows, sorted(left_out)
@@ -344,25 +358,110 @@ def _nobody(paths, shard, found, left_out):
     return said + "; nothing was written."
 
 
+class OutInUse(OSError):
+    """Another ``posenc grade`` is writing into the same ``--out``."""
+
+
+def _check_out(out, submissions=()):
+    """Refuse an ``--out`` that is a file, or inside a submissions folder."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(
+            f"--out {out} is a file: give a folder (it gets grades.csv and feedback/)."
+        )
+    for folder in map(Path, submissions):
+        if folder.is_dir() and out.resolve().is_relative_to(folder.resolve()):
+            raise ValueError(
+                f"--out {out} is inside the submissions folder {folder}: give a "
+                "folder outside it."
+            )
+
+
 @contextlib.contextmanager
 def _replacing(out):
     """A hidden folder to write the CSV and the pages into, moved into ``out`` last.
 
-    Until then, and if the run stops, ``out/grades.csv`` and ``out/feedback/``
-    stay as they were; then both are replaced.
+    ``out`` is locked first (``flock`` on the folder itself: released when this
+    process ends, however it ends), so a second run into it stops at once with
+    :class:`OutInUse`, naming the first. Until the end, and if the run stops,
+    ``out/grades.csv`` and ``out/feedback/`` stay as they were; then the earlier
+    ones are moved into ``out/replaced/TIME/`` (said on stderr), and the new
+    ones take their place.
     """
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    new = Path(tempfile.mkdtemp(prefix=".posenc-grade-", dir=out))
+    _check_out(out)
     try:
-        (new / "feedback").mkdir()
-        yield new
-        if (out / "feedback").exists():
-            os.replace(out / "feedback", new / "old-feedback")
-        os.replace(new / "feedback", out / "feedback")
-        os.replace(new / "grades.csv", out / "grades.csv")
+        out.mkdir(parents=True, exist_ok=True)
+        lock = os.open(out, os.O_RDONLY)
+    except OSError as exc:
+        raise OSError(
+            f"--out {out} cannot be made or opened ({exc.strerror})."
+        ) from None
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutInUse(
+                f"--out {out} is being written by another posenc grade "
+                f"({_holder(out)}): wait for it to end, or give another --out."
+            ) from None
+        new = Path(tempfile.mkdtemp(prefix=".posenc-grade-", dir=out))
+        try:
+            (new / "feedback").mkdir()
+            yield new
+            _keep_earlier(out)
+            os.replace(new / "feedback", out / "feedback")
+            os.replace(new / "grades.csv", out / "grades.csv")
+        finally:
+            shutil.rmtree(new, ignore_errors=True)
     finally:
-        shutil.rmtree(new, ignore_errors=True)
+        os.close(lock)
+
+
+def _keep_earlier(out):
+    """Move an earlier run's CSV and pages into ``out/replaced/TIME/``; say so."""
+    earlier = [
+        out / name for name in ("grades.csv", "feedback") if (out / name).exists()
+    ]
+    if not earlier:
+        return
+    when = time.localtime(earlier[0].stat().st_mtime)
+    kept = out / "replaced" / time.strftime("%Y-%m-%dT%H-%M-%S", when)
+    for number in itertools.count(2):
+        try:
+            kept.mkdir(parents=True)
+            break
+        except FileExistsError:
+            kept = kept.with_name(f"{kept.name.split('+')[0]}+{number}")
+    names = " and ".join(path.name + "/" * path.is_dir() for path in earlier)
+    for path in earlier:
+        os.replace(path, kept / path.name)
+    print(f"posenc grade: the earlier {names} are kept in {kept}", file=sys.stderr)
+
+
+def _holder(out):
+    """Who holds ``out``'s lock, from Linux's /proc: "pid N, started T: COMMAND"."""
+    info = os.stat(out)
+    where = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+        [pid] = {
+            f[4] for f in map(str.split, lines) if f[1] == "FLOCK" and f[5] == where
+        }
+        ticks = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        boot = next(
+            int(line.split()[1])
+            for line in Path("/proc/stat").read_text().splitlines()
+            if line.startswith("btime ")
+        )
+        started = time.localtime(boot + ticks / os.sysconf("SC_CLK_TCK"))
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return "its process is not visible from here"
+    when = time.strftime("%Y-%m-%d %H:%M:%S", started)
+    return (
+        f"pid {pid}, started {when}: {command.decode(errors='replace').strip()[:200]}"
+    )
 
 
 def _grade_all(copies, out, jobs, limits, stub, progress):
@@ -371,25 +470,26 @@ def _grade_all(copies, out, jobs, limits, stub, progress):
     idle = queue.SimpleQueue()
     for worker in workers:
         idle.put(worker)
-    rows = []
+    rows, pool, complete = [], ThreadPoolExecutor(max_workers=len(workers)), False
     try:
-        with ThreadPoolExecutor(max_workers=len(workers)) as pool:
-            futures = {
-                pool.submit(_grade_one, learner, copy, out, idle): learner
-                for learner, copy in copies.items()
-            }
-            for done, future in enumerate(as_completed(futures), 1):
-                try:
-                    rows += future.result()
-                except Exception as exc:  # the grader's fault: still a row each
-                    detail = f"{type(exc).__name__}: {exc}"[:300]
-                    failed = {"status": "grader-failed", "detail": detail}
-                    rows += _rows(futures[future], failed, 0.0)
-                if progress:
-                    progress(done, len(copies))
-    finally:
+        futures = {
+            pool.submit(_grade_one, learner, copy, out, idle): learner
+            for learner, copy in copies.items()
+        }
+        for done, future in enumerate(as_completed(futures), 1):
+            try:
+                rows += future.result()
+            except Exception as exc:  # the grader's fault: still a row each
+                detail = f"{type(exc).__name__}: {exc}"[:300]
+                failed = {"status": "grader-failed", "detail": detail}
+                rows += _rows(futures[future], failed, 0.0)
+            if progress:
+                progress(done, len(copies))
+        complete = True
+    finally:  # stopped (Ctrl-C): the workers at once, which ends their threads
+        pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
-            worker.stop()
+            worker.stop(now=not complete)
     return rows
 
 
@@ -462,6 +562,7 @@ def merge(csv_paths, out):
     """
     if not csv_paths:
         raise ValueError("no grades.csv given to merge.")
+    _check_out(out)
     rows, owner = [], {}
     for path in dict.fromkeys(map(Path, csv_paths)):
         for row in _read_grades(path):
