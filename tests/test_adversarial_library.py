@@ -19,9 +19,9 @@ import math
 import re
 import tracemalloc
 
-import mpmath
 import numpy as np
 import pytest
+from reference import mpmath_rows
 
 from posenc_lib import (
     encode,
@@ -65,26 +65,6 @@ TOO_FAR = "(2**53): float64 angles cannot tell larger positions apart."
 RNG = np.random.default_rng(13)
 
 
-def _reference(positions, d_model, base, *, float64_divisor):
-    """sin/cos of every angle at 60 digits, as an (n, d_model) float64 array."""
-    exponents = [mpmath.mpf(2 * pair) / d_model for pair in range(d_model // 2)]
-    with mpmath.workdps(60):
-        if float64_divisor:
-            pair = np.arange(d_model // 2)
-            divisors = [mpmath.mpf(float(w)) for w in base ** (2 * pair / d_model)]
-        else:
-            divisors = [mpmath.power(mpmath.mpf(base), x) for x in exponents]
-        rows = [
-            [
-                float(f(mpmath.mpf(int(p)) / w))
-                for w in divisors
-                for f in (mpmath.sin, mpmath.cos)
-            ]
-            for p in positions
-        ]
-    return np.array(rows)
-
-
 def _sample_positions(count):
     """Positions spread log-uniformly over the whole accepted range, ends included."""
     exponents = RNG.uniform(0, math.log2(LAST - 200), size=count)
@@ -100,9 +80,9 @@ def test_rows_are_exact_over_the_whole_accepted_range(d_model, base):
     positions = _sample_positions(12)  # up to 2**53 - 101: exact.py, row by row
     rows = sinusoidal_positions(positions, d_model, base=base)  # (14, d_model)
     assert np.abs(rows).max() <= 1.0
-    exact = _reference(positions, d_model, base, float64_divisor=True)
+    exact = mpmath_rows(positions, d_model, base)
     assert np.abs(rows - exact).max() <= EXACT
-    formula = _reference(positions, d_model, base, float64_divisor=False)
+    formula = mpmath_rows(positions, d_model, base, exact_divisors=True)
     bound = EXACT + PER_POSITION * np.array(positions, dtype=float)[:, None]
     assert np.all(np.abs(rows - formula) <= bound)
 
@@ -116,7 +96,7 @@ def test_runs_are_exact_over_the_whole_accepted_range(d_model, base):
         sample = [0, 37, 99]
         positions = [start + k for k in sample]
         assert np.abs(table).max() <= 1.0
-        exact = _reference(positions, d_model, base, float64_divisor=True)
+        exact = mpmath_rows(positions, d_model, base)
         assert np.abs(table[sample] - exact).max() <= EXACT, start
 
 
@@ -131,7 +111,7 @@ def test_runs_and_single_rows_agree_far_out(start):
 def test_float32_table_is_within_one_float32_step_up_to_1e8():
     positions = [0, 12_345, 10**6 + 7, 10**8]
     table = sinusoidal_positions(positions, 64, dtype=np.float32)
-    formula = _reference(positions, 64, 10000.0, float64_divisor=False)
+    formula = mpmath_rows(positions, 64, exact_divisors=True)
     assert np.abs(table - formula).max() <= np.finfo(np.float32).eps
 
 

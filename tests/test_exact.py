@@ -5,7 +5,7 @@ its table to ``exact.sinusoidal_table``: rotated blocks for a contiguous run,
 exact angles row block by row block otherwise. Here those tables are compared
 with the formula written out in numpy (angles as an outer product, then
 ``np.sin``/``np.cos``), with a plain ``math.sin`` loop, and with ``mpmath`` at
-30 digits; their scratch memory is measured with ``tracemalloc``; and a spy
+60 digits; their scratch memory is measured with ``tracemalloc``; and a spy
 checks which inputs are handed over. Nothing here is timed: see
 ``benchmarks/``. (test_adversarial_exactness.py holds every path to mpmath over
 the whole accepted range.)
@@ -13,11 +13,11 @@ the whole accepted range.)
 
 import tracemalloc
 
-import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import mpmath_rows
 from reference import plain_loop as math_loop
 
 from posenc_lib import exact, sinusoidal_positions
@@ -34,24 +34,6 @@ def direct_formula(positions, d_model):
     table[:, 0::2] = np.sin(angle)
     table[:, 1::2] = np.cos(angle)
     return table
-
-
-def mpmath_table(positions, d_model, digits=30):
-    """The exact formula (exact divisors too) at ``digits`` significant digits."""
-    with mpmath.workdps(digits):
-        divisors = [
-            mpmath.power(BASE, mpmath.mpf(2 * pair) / d_model)
-            for pair in range(d_model // 2)
-        ]
-        rows = [
-            [
-                f(mpmath.mpf(int(p)) / w)
-                for w in divisors
-                for f in (mpmath.sin, mpmath.cos)
-            ]
-            for p in positions
-        ]
-    return np.array(rows, dtype=np.float64)  # (n, d_model), rounded once
 
 
 def tolerance(positions):
@@ -112,7 +94,7 @@ def test_float32_is_within_2e_7_of_30_digits(first):
     table = sinusoidal_positions(positions, 64, dtype=np.float32)
     assert table.dtype == np.float32
     sample = [0, 1, 50, 98, 99]
-    exact = mpmath_table(positions[sample], 64)
+    exact = mpmath_rows(positions[sample], 64, exact_divisors=True)
     error = np.abs(table[sample].astype(np.float64) - exact).max()
     assert error <= 2e-7
 

@@ -12,11 +12,11 @@ may not round it at all (test_adversarial_exactness.py holds it to mpmath).
 import math
 import re
 
-import mpmath
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import mpmath_rows
 from reference import plain_loop as reference
 
 from posenc_lib import (
@@ -82,26 +82,12 @@ def test_a_long_float32_range_matches_plain_loop_to_float32_rounding():
     np.testing.assert_allclose(result, reference(range(4100), 64), rtol=0, atol=1e-7)
 
 
-SIN_COS = (mpmath.sin, mpmath.cos)
-
-
-def _mpmath_reference(positions, d_model):
-    """Exact sin/cos (40 digits) of pos / divisor, with float64 divisors."""
-    divisors = [10000.0 ** (2 * pair / d_model) for pair in range(d_model // 2)]
-    with mpmath.workdps(40):
-        rows = [
-            [float(f(mpmath.mpf(int(p)) / w)) for w in divisors for f in SIN_COS]
-            for p in positions
-        ]
-    return np.array(rows)  # (n_positions, d_model), sin and cos interleaved
-
-
 @pytest.mark.parametrize("order", [1, -1], ids=["run", "reversed"])
 def test_float32_is_accurate_at_large_positions(order):
     positions = np.arange(10**6, 10**6 + 100)[::order]
     result = sinusoidal_positions(positions, 8, dtype=np.float32)
     assert result.dtype == np.float32
-    np.testing.assert_allclose(result, _mpmath_reference(positions, 8), atol=1e-7)
+    np.testing.assert_allclose(result, mpmath_rows(positions, 8), atol=1e-7)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])
