@@ -303,13 +303,6 @@ ATTENTION = {
 }
 
 
-@pytest.mark.parametrize("case", ATTENTION, ids=str)
-def test_attention_errors_name_the_argument(case):
-    call, error, message = ATTENTION[case]
-    with pytest.raises(error, match=f"^{re.escape(message)}$"):
-        call()
-
-
 def test_softmax_takes_infinite_scores_as_their_limit():
     np.testing.assert_array_equal(softmax([np.inf, 1.0]), [1.0, 0.0])
     np.testing.assert_array_equal(softmax([np.inf, 1.0, np.inf]), [0.5, 0.0, 0.5])
@@ -431,9 +424,9 @@ SILENT = {  # each was once a number, or numpy's or LAPACK's own error
 }
 
 
-@pytest.mark.parametrize("case", SILENT, ids=str)
-def test_no_silent_answer(case):
-    call, error, message = SILENT[case]
+@pytest.mark.parametrize("case", [*ATTENTION, *SILENT], ids=str)
+def test_errors_name_the_argument_and_no_answer_is_silent(case):
+    call, error, message = {**ATTENTION, **SILENT}[case]
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         call()
 
