@@ -1,11 +1,12 @@
-"""The lesson's formula as a plain loop: the one reference the tests hold
-``posenc_lib`` to (imported as ``reference``; pytest puts ``tests/`` on
-``sys.path``). It shares no code with the library: one ``math.sin`` or
-``math.cos`` at a time, as the card writes it.
+"""The lesson's formula written out, the references the tests hold ``posenc_lib``
+to (imported as ``reference``; pytest puts ``tests/`` on ``sys.path``). They share
+no code with the library: a plain loop of ``math.sin`` and ``math.cos``, as the
+card writes it, and the same at 60 digits with ``mpmath``.
 """
 
 import math
 
+import mpmath
 import numpy as np
 
 
@@ -24,3 +25,31 @@ def plain_loop(positions, d_model, base=10000.0):
             for pos in positions
         ]
     ).reshape(len(positions), d_model)
+
+
+def mpmath_rows(positions, d_model, base=10000.0, *, exact_divisors=False):
+    """sin and cos of ``pos / divisor`` at 60 digits, interleaved, rounded once to
+    float64, shape (len(positions), d_model).
+
+    ``divisor`` is the float64 ``base ** (2 * pair / d_model)`` the library uses,
+    or with ``exact_divisors`` that power in exact arithmetic (the formula itself).
+
+    >>> mpmath_rows([3], 4, exact_divisors=True).round(4).tolist()
+    [[0.1411, -0.99, 0.03, 0.9996]]
+    """
+    with mpmath.workdps(60):
+        if exact_divisors:
+            exponents = [mpmath.mpf(2 * pair) / d_model for pair in range(d_model // 2)]
+            divisors = [mpmath.power(mpmath.mpf(base), x) for x in exponents]
+        else:
+            floats = float(base) ** (2 * np.arange(d_model // 2) / d_model)
+            divisors = [mpmath.mpf(float(w)) for w in floats]
+        rows = [
+            [
+                float(f(mpmath.mpf(int(pos)) / w))
+                for w in divisors
+                for f in (mpmath.sin, mpmath.cos)
+            ]
+            for pos in positions
+        ]
+    return np.array(rows).reshape(len(positions), d_model)

@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import mpmath_rows
 
 from posenc_lib import (
     frequencies,
@@ -85,14 +86,6 @@ def exact_sin_cos(value, d_model, base=10000.0):
     return np.array(sin), np.array(cos)
 
 
-def exact_rows(values, d_model, base=10000.0):
-    """The interleaved rows of ``values`` at 60 digits, shape (n, d_model)."""
-    rows = np.empty((len(values), d_model))
-    for row, value in zip(rows, values, strict=True):
-        row[0::2], row[1::2] = exact_sin_cos(value, d_model, base)
-    return rows
-
-
 # -- sinusoidal_positions: 1e-12 everywhere, by two paths ------------------------
 
 small = st.integers(0, 2**12 - 1)
@@ -103,7 +96,7 @@ small = st.integers(0, 2**12 - 1)
 def test_the_formula_as_written_is_within_its_rounding_below_2_12(values, d, base):
     assert not takes_over(np.array(values))  # the plain formula, not exact.py
     table = sinusoidal_positions(values, d, base=base)
-    error = np.abs(table - exact_rows(values, d, base)).max()
+    error = np.abs(table - mpmath_rows(values, d, base)).max()
     assert error <= 2.0**-42 + SIN_ERROR  # the quotient's half unit, then sin
     assert error <= BOUND
 
@@ -112,7 +105,7 @@ def test_the_formula_as_written_is_within_its_rounding_below_2_12(values, d, bas
 @given(st.lists(st.one_of(positions, small), min_size=1, max_size=70), widths, bases)
 def test_any_positions_are_within_1e_12_over_the_whole_range(values, d, base):
     table = sinusoidal_positions(values, d, base=base)
-    expected = exact_rows(values, d, base)
+    expected = mpmath_rows(values, d, base)
     assert np.abs(table - expected).max() <= BOUND
     large = [row for row, value in enumerate(values) if value >= 2**12]
     if takes_over(np.array(values)):  # exact.py: as exact as rotation_matrix
@@ -125,7 +118,7 @@ def test_any_run_is_within_1e_12_over_the_whole_range(start, n, d, base):
     start = min(start, LAST + 1 - n)
     table = sinusoidal_positions(range(start, start + n), d, base=base)  # (n, d)
     rows = sorted({0, n // 3, n // 2, n - 2, n - 1} & set(range(n)))  # a sample
-    expected = exact_rows([start + row for row in rows], d, base)
+    expected = mpmath_rows([start + row for row in rows], d, base)
     exact_path = takes_over(np.arange(start, start + n))
     assert np.abs(table[rows] - expected).max() <= (EXACT if exact_path else BOUND)
 

@@ -65,18 +65,15 @@ def test_score_heatmaps_geometry():
     assert fig.axes[0].get_ylabel() == "query position p"
 
 
-def test_pair_circle_is_round_and_centred():
-    fig = pair_circle(3)
-    ax = fig.axes[0]
-    assert ax.get_aspect() == 1.0
-    assert ax.get_xlim() == (-1.3, 1.3) and ax.get_ylim() == (-1.3, 1.3)
-
-
-def test_clock_faces_are_round():
-    fig = clock_faces([0, 5], 16, [0, 1, 2])
-    for ax in fig.axes:
+@pytest.mark.parametrize(
+    "draw",
+    [lambda: pair_circle(3), lambda: clock_faces([0, 5], 16, [0, 1, 2])],
+    ids=["pair_circle", "clock_faces"],
+)
+def test_circles_are_round_and_centred(draw):
+    for ax in draw().axes:
         assert ax.get_aspect() == 1.0
-        assert ax.get_xlim() == (-1.3, 1.3)
+        assert ax.get_xlim() == (-1.3, 1.3) and ax.get_ylim() == (-1.3, 1.3)
 
 
 def test_a_flipped_extent_is_caught(monkeypatch):

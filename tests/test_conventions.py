@@ -26,27 +26,14 @@ from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 # --- the peers' recipes ------------------------------------------------------------
 
 
-def pytorch_tutorial_rows(positions, d, dtype=np.float32):
-    """PyTorch's tutorial: ``div_term = exp(arange(0, d, 2) * -log(1e4) / d)``.
-
-    Its table is this at ``range(max_len)``; any rows give the same arithmetic.
-    """
-    position = np.asarray(positions, dtype=dtype)[:, None]
+def pytorch_tutorial(max_len, d, dtype=np.float32):
+    """PyTorch's tutorial: ``div_term = exp(arange(0, d, 2) * -log(1e4) / d)``."""
+    position = np.arange(max_len, dtype=dtype)[:, None]
     div_term = np.exp(np.arange(0, d, 2, dtype=dtype) * dtype(-(math.log(10000.0) / d)))
-    pe = np.zeros((len(position), d), dtype=dtype)
+    pe = np.zeros((max_len, d), dtype=dtype)
     pe[:, 0::2] = np.sin(position * div_term)
     pe[:, 1::2] = np.cos(position * div_term)
     return pe
-
-
-def pytorch_tutorial(max_len, d, dtype=np.float32):
-    """The tutorial's precomputed table of ``max_len`` rows."""
-    return pytorch_tutorial_rows(range(max_len), d, dtype)
-
-
-def pytorch_tutorial_forward(x, max_len=5000):
-    """The tutorial's ``forward``: ``x + pe[:x.size(0)]``, a table of max_len rows."""
-    return x + pytorch_tutorial(max_len, x.shape[1])[: len(x)]
 
 
 def d2l(max_len, d):
@@ -57,11 +44,6 @@ def d2l(max_len, d):
     p = np.zeros((max_len, d), dtype=np.float32)
     p[:, 0::2], p[:, 1::2] = np.sin(x), np.cos(x)
     return p
-
-
-def d2l_forward(x, max_len=1000):
-    """``X + self.P[:, :X.shape[1], :]``: shapes stop matching past max_len rows."""
-    return x + d2l(max_len, x.shape[1])[: len(x)]
 
 
 def _position_enc(n_pos, dim):

@@ -45,45 +45,39 @@ def test_conventions_figure_rejects_a_table_that_is_not_2d():
 TABLE = np.zeros((3, 4))  # (n_positions, d_model)
 
 
-@pytest.mark.parametrize(
-    "call, error, message",
-    [
-        (
-            lambda: conventions_figure("concat", {}),
-            TypeError,
-            "tables == 'concat' (str), must be a non-empty dict of name -> table.",
-        ),
-        (
-            lambda: conventions_figure({"concat": TABLE}, [0, 1, 2, 3]),
-            TypeError,
-            "permutations == [0, 1, 2, 3], must be a dict of table name -> column "
-            "order (or None).",
-        ),
-        (
-            lambda: conventions_figure({"concat": TABLE}, {"concat": [0, 2, 1]}),
-            ValueError,
-            "permutations['concat'] == [0, 2, 1], must be a permutation of range(4).",
-        ),
-        (
-            lambda: conventions_figure({"concat": TABLE}, {"cos-first": None}),
-            ValueError,
-            "permutations has the key 'cos-first', which is not a key of tables "
-            "('concat').",
-        ),
-        (
-            lambda: column_labels("0213"),
-            TypeError,
-            "perm == '0213' (str), must be a 1-D sequence of non-negative integers.",
-        ),
-    ],
-    ids=[
-        "tables-a-string",
-        "permutations-a-list",
-        "permutation-short",
-        "permutation-of-no-table",
-        "perm-a-string",
-    ],
-)
-def test_bad_arguments_are_named_as_the_signature_does(call, error, message):
+BAD_ARGUMENTS = {
+    "tables-a-string": (
+        lambda: conventions_figure("concat", {}),
+        TypeError,
+        "tables == 'concat' (str), must be a non-empty dict of name -> table.",
+    ),
+    "permutations-a-list": (
+        lambda: conventions_figure({"concat": TABLE}, [0, 1, 2, 3]),
+        TypeError,
+        "permutations == [0, 1, 2, 3], must be a dict of table name -> column "
+        "order (or None).",
+    ),
+    "permutation-short": (
+        lambda: conventions_figure({"concat": TABLE}, {"concat": [0, 2, 1]}),
+        ValueError,
+        "permutations['concat'] == [0, 2, 1], must be a permutation of range(4).",
+    ),
+    "permutation-of-no-table": (
+        lambda: conventions_figure({"concat": TABLE}, {"cos-first": None}),
+        ValueError,
+        "permutations has the key 'cos-first', which is not a key of tables "
+        "('concat').",
+    ),
+    "perm-a-string": (
+        lambda: column_labels("0213"),
+        TypeError,
+        "perm == '0213' (str), must be a 1-D sequence of non-negative integers.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_ARGUMENTS)
+def test_bad_arguments_are_named_as_the_signature_does(case):
+    call, error, message = BAD_ARGUMENTS[case]
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         call()

@@ -119,61 +119,52 @@ TABLE = np.zeros((5, 4))  # (n_positions, d_model)
 POINTS = [[0.0, 0.0], [1.0, 1.0]]  # (n_words, 2)
 
 
-@pytest.mark.parametrize(
-    "call, error, message",
-    [
-        (
-            lambda: plot_encoding_heatmap(TABLE, ax="left"),
-            TypeError,
-            "ax == 'left' (str), must be a matplotlib Axes, e.g. from plt.subplots().",
-        ),
-        (
-            lambda: plot_waves(TABLE, 3),
-            TypeError,
-            "columns == 3 (int), must be a sequence of column indices.",
-        ),
-        (
-            lambda: plot_wavelengths([6.3, 0.0]),
-            ValueError,
-            "wavelengths[1] == 0.0, must be a finite number > 0.",
-        ),
-        (
-            lambda: plot_word_vectors([[0.0, 0.0, 1.0]], ["cat"]),
-            ValueError,
-            "points has shape (1, 3), must be (n_words, 2), one point per word.",
-        ),
-        (
-            lambda: plot_word_vectors(POINTS, ["cat"]),
-            ValueError,
-            "words has length 1, must be 2: one per point.",
-        ),
-        (
-            lambda: plot_word_vectors(POINTS, "cd"),
-            TypeError,
-            "words == 'cd' (str), must be a sequence of str, one per point.",
-        ),
-        (
-            lambda: plot_word_vectors(POINTS, ["cat", 7]),
-            TypeError,
-            "words[1] == 7 (int), must be a str.",
-        ),
-        (
-            lambda: plot_word_vectors(POINTS, ["cat", "dog"], groups=[[1], [2]]),
-            TypeError,
-            "groups[0] == [1], must be hashable, e.g. a str.",
-        ),
-    ],
-    ids=[
-        "ax-a-word",
-        "columns-a-number",
-        "wavelength-zero",
-        "points-3d",
-        "words-short",
-        "words-a-string",
-        "word-a-number",
-        "group-unhashable",
-    ],
-)
-def test_bad_arguments_are_named_as_the_signature_does(call, error, message):
+BAD_ARGUMENTS = {
+    "ax-a-word": (
+        lambda: plot_encoding_heatmap(TABLE, ax="left"),
+        TypeError,
+        "ax == 'left' (str), must be a matplotlib Axes, e.g. from plt.subplots().",
+    ),
+    "columns-a-number": (
+        lambda: plot_waves(TABLE, 3),
+        TypeError,
+        "columns == 3 (int), must be a sequence of column indices.",
+    ),
+    "wavelength-zero": (
+        lambda: plot_wavelengths([6.3, 0.0]),
+        ValueError,
+        "wavelengths[1] == 0.0, must be a finite number > 0.",
+    ),
+    "points-3d": (
+        lambda: plot_word_vectors([[0.0, 0.0, 1.0]], ["cat"]),
+        ValueError,
+        "points has shape (1, 3), must be (n_words, 2), one point per word.",
+    ),
+    "words-short": (
+        lambda: plot_word_vectors(POINTS, ["cat"]),
+        ValueError,
+        "words has length 1, must be 2: one per point.",
+    ),
+    "words-a-string": (
+        lambda: plot_word_vectors(POINTS, "cd"),
+        TypeError,
+        "words == 'cd' (str), must be a sequence of str, one per point.",
+    ),
+    "word-a-number": (
+        lambda: plot_word_vectors(POINTS, ["cat", 7]),
+        TypeError,
+        "words[1] == 7 (int), must be a str.",
+    ),
+    "group-unhashable": (
+        lambda: plot_word_vectors(POINTS, ["cat", "dog"], groups=[[1], [2]]),
+        TypeError,
+        "groups[0] == [1], must be hashable, e.g. a str.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_ARGUMENTS)
+def test_bad_arguments_are_named_as_the_signature_does(case):
+    call, error, message = BAD_ARGUMENTS[case]
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         call()

@@ -195,46 +195,46 @@ def test_look_back_heatmaps_mark_the_diagonal_and_each_rows_peak():
     assert on_line[0] == len(rows) and on_line[1] < len(rows) // 4
 
 
-@pytest.mark.parametrize(
-    ("panels", "offset", "error", "message"),
-    [
-        (
-            {},
-            3,
-            TypeError,
-            "panels == {}, must be a non-empty dict of title -> scores.",
-        ),
-        (
-            {"a": np.zeros((4, 4)), "b": np.zeros((5, 5))},
-            1,
-            ValueError,
-            "panels['b'] has shape (5, 5), must be (4, 4) (square, and the same for"
-            " every panel).",
-        ),
-        (
-            {"a": np.zeros((4, 3))},
-            1,
-            ValueError,
-            "panels['a'] has shape (4, 3), must be (4, 4) (square, and the same for"
-            " every panel).",
-        ),
-        (
-            {"a": np.zeros(4)},
-            1,
-            ValueError,
-            "panels['a'] has shape (4,), must be 2-D: (n_positions, n_positions):"
-            " query position p by key position q.",
-        ),
-        (
-            {"a": np.zeros((4, 4))},
-            4,
-            ValueError,
-            "offset == 4, must be an integer in [0, 3].",
-        ),
-    ],
-    ids=["empty", "different-shapes", "not-square", "not-2d", "offset-too-far"],
-)
-def test_look_back_heatmaps_reject_bad_input(panels, offset, error, message):
+BAD_PANELS = {
+    "empty": (
+        {},
+        3,
+        TypeError,
+        "panels == {}, must be a non-empty dict of title -> scores.",
+    ),
+    "different-shapes": (
+        {"a": np.zeros((4, 4)), "b": np.zeros((5, 5))},
+        1,
+        ValueError,
+        "panels['b'] has shape (5, 5), must be (4, 4) (square, and the same for"
+        " every panel).",
+    ),
+    "not-square": (
+        {"a": np.zeros((4, 3))},
+        1,
+        ValueError,
+        "panels['a'] has shape (4, 3), must be (4, 4) (square, and the same for"
+        " every panel).",
+    ),
+    "not-2d": (
+        {"a": np.zeros(4)},
+        1,
+        ValueError,
+        "panels['a'] has shape (4,), must be 2-D: (n_positions, n_positions):"
+        " query position p by key position q.",
+    ),
+    "offset-too-far": (
+        {"a": np.zeros((4, 4))},
+        4,
+        ValueError,
+        "offset == 4, must be an integer in [0, 3].",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_PANELS)
+def test_look_back_heatmaps_reject_bad_input(case):
+    panels, offset, error, message = BAD_PANELS[case]
     with pytest.raises(error, match=re.escape(message)):
         look_back_heatmaps(panels, offset=offset)
 
@@ -273,57 +273,49 @@ def test_compare_tables_names_each_colour_bar_above_it():
     assert [bar.get_ylabel() for bar in bars] == ["", ""]
 
 
-@pytest.mark.parametrize(
-    "call, error, message",
-    [
-        (
-            lambda: unit_circle(None),
-            TypeError,
-            "ax == None, must be a matplotlib Axes, e.g. from plt.subplots().",
-        ),
-        (
-            lambda: pair_circle(-1, d_model=4, pair=1),
-            ValueError,
-            "offset == -1, must be an integer >= 0.",
-        ),
-        (
-            lambda: similarity_figure(np.eye(3), [0, 1, 2], [1.0, 0.5]),
-            ValueError,
-            "similarities has shape (2,), must be (3,): one per offset.",
-        ),
-        (
-            lambda: similarity_figure(np.eye(3), [0, -1], [1.0, 0.5]),
-            ValueError,
-            "offsets[1] == -1, must be a non-negative integer.",
-        ),
-        (
-            lambda: similarity_figure(np.eye(3), [0, 1], [1.0, np.nan]),
-            ValueError,
-            "similarities[1] == nan, must be a finite number.",
-        ),
-        (
-            lambda: similarity_figure(np.zeros((3, 3)), [0, 1], [0.0, 0.0]),
-            ValueError,
-            "matrix has largest diagonal entry 0.0, must be > 0: the colours are "
-            "scaled to it (d_model / 2 for an encoding).",
-        ),
-        (
-            lambda: compare_tables(np.eye(3), np.full((3, 3), np.inf), name="x"),
-            ValueError,
-            "wrong[0, 0] == inf, must be a finite number.",
-        ),
-    ],
-    ids=[
-        "circle-no-axes",
-        "circle-negative-offset",
-        "curve-lengths",
-        "curve-negative-offset",
-        "curve-nan",
-        "matrix-no-positive-diagonal",
-        "compare-inf",
-    ],
-)
-def test_bad_arguments_are_named_as_the_signature_does(call, error, message):
+BAD_ARGUMENTS = {
+    "circle-no-axes": (
+        lambda: unit_circle(None),
+        TypeError,
+        "ax == None, must be a matplotlib Axes, e.g. from plt.subplots().",
+    ),
+    "circle-negative-offset": (
+        lambda: pair_circle(-1, d_model=4, pair=1),
+        ValueError,
+        "offset == -1, must be an integer >= 0.",
+    ),
+    "curve-lengths": (
+        lambda: similarity_figure(np.eye(3), [0, 1, 2], [1.0, 0.5]),
+        ValueError,
+        "similarities has shape (2,), must be (3,): one per offset.",
+    ),
+    "curve-negative-offset": (
+        lambda: similarity_figure(np.eye(3), [0, -1], [1.0, 0.5]),
+        ValueError,
+        "offsets[1] == -1, must be a non-negative integer.",
+    ),
+    "curve-nan": (
+        lambda: similarity_figure(np.eye(3), [0, 1], [1.0, np.nan]),
+        ValueError,
+        "similarities[1] == nan, must be a finite number.",
+    ),
+    "matrix-no-positive-diagonal": (
+        lambda: similarity_figure(np.zeros((3, 3)), [0, 1], [0.0, 0.0]),
+        ValueError,
+        "matrix has largest diagonal entry 0.0, must be > 0: the colours are "
+        "scaled to it (d_model / 2 for an encoding).",
+    ),
+    "compare-inf": (
+        lambda: compare_tables(np.eye(3), np.full((3, 3), np.inf), name="x"),
+        ValueError,
+        "wrong[0, 0] == inf, must be a finite number.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_ARGUMENTS)
+def test_bad_arguments_are_named_as_the_signature_does(case):
+    call, error, message = BAD_ARGUMENTS[case]
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         call()
     plt.close("all")

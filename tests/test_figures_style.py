@@ -63,18 +63,12 @@ def test_the_environment_variable_sets_the_scale(monkeypatch):
 @pytest.mark.parametrize(
     "scale, variable, error, message",
     [
-        (
-            "huge",
-            None,
-            ValueError,
-            "scale == 'huge', must be a number > 0 or 'presentation'.",
-        ),
         (0, None, ValueError, "scale == 0, must be a finite number > 0."),
         (None, "-2", ValueError, "POSENC_SCALE == -2.0, must be a finite number > 0."),
         (None, "big", ValueError, "POSENC_SCALE == 'big', must be a number > 0 or"),
         ([2], None, TypeError, "scale == [2], must be a finite number > 0."),
     ],
-    ids=["word", "zero", "negative-variable", "word-variable", "list"],
+    ids=["zero", "negative-variable", "word-variable", "list"],
 )
 def test_bad_scales_are_named(monkeypatch, scale, variable, error, message):
     if variable is not None:

@@ -12,11 +12,11 @@ may not round it at all (test_adversarial_exactness.py holds it to mpmath).
 import math
 import re
 
-import mpmath
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import mpmath_rows
 from reference import plain_loop as reference
 
 from posenc_lib import (
@@ -82,31 +82,12 @@ def test_a_long_float32_range_matches_plain_loop_to_float32_rounding():
     np.testing.assert_allclose(result, reference(range(4100), 64), rtol=0, atol=1e-7)
 
 
-def test_other_base_matches_plain_loop():
-    result = sinusoidal_positions(range(100), 8, base=100)
-    np.testing.assert_allclose(result, reference(range(100), 8, base=100.0), atol=1e-12)
-
-
-SIN_COS = (mpmath.sin, mpmath.cos)
-
-
-def _mpmath_reference(positions, d_model):
-    """Exact sin/cos (40 digits) of pos / divisor, with float64 divisors."""
-    divisors = [10000.0 ** (2 * pair / d_model) for pair in range(d_model // 2)]
-    with mpmath.workdps(40):
-        rows = [
-            [float(f(mpmath.mpf(int(p)) / w)) for w in divisors for f in SIN_COS]
-            for p in positions
-        ]
-    return np.array(rows)  # (n_positions, d_model), sin and cos interleaved
-
-
 @pytest.mark.parametrize("order", [1, -1], ids=["run", "reversed"])
 def test_float32_is_accurate_at_large_positions(order):
     positions = np.arange(10**6, 10**6 + 100)[::order]
     result = sinusoidal_positions(positions, 8, dtype=np.float32)
     assert result.dtype == np.float32
-    np.testing.assert_allclose(result, _mpmath_reference(positions, 8), atol=1e-7)
+    np.testing.assert_allclose(result, mpmath_rows(positions, 8), atol=1e-7)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.longdouble])
@@ -136,10 +117,6 @@ def test_wavelengths_grow_geometrically_from_2pi_towards_10000_times_2pi(d_model
     np.testing.assert_allclose(lengths * frequencies(d_model), 2 * math.pi)
 
 
-def test_last_wavelength_is_nearly_10000_times_2pi_for_a_wide_model():
-    assert 0.96 < wavelengths(512)[-1] / (10000 * 2 * math.pi) < 1
-
-
 def test_frequencies_are_the_ones_the_encoding_uses():
     row = pos_encoding(1, 16)
     np.testing.assert_allclose(row[0::2], np.sin(frequencies(16)), atol=1e-15)
@@ -150,17 +127,11 @@ def test_frequencies_are_the_ones_the_encoding_uses():
 # --- the rotation property ----------------------------------------------------
 
 
-@given(moderate, st.integers(0, 1000), d_models)
-def test_shift_by_k_is_a_rotation(pos, offset, d_model):
+@given(moderate, st.integers(-1000, 1000), d_models)
+def test_shift_by_k_is_a_rotation_either_way(pos, offset, d_model):
+    pos = max(pos, -offset)  # pos + offset >= 0: a negative offset rotates back
     shifted = rotation_matrix(offset, d_model) @ pos_encoding(pos, d_model)
     np.testing.assert_allclose(shifted, pos_encoding(pos + offset, d_model), atol=1e-11)
-
-
-@given(st.integers(0, 1000), st.integers(0, 1000), d_models)
-def test_negative_offset_rotates_back(pos, offset, d_model):
-    later = pos_encoding(pos + offset, d_model)
-    back = rotation_matrix(-offset, d_model) @ later
-    np.testing.assert_allclose(back, pos_encoding(pos, d_model), atol=1e-11)
 
 
 @given(st.integers(-500, 500), st.integers(-500, 500), d_models)
@@ -319,22 +290,6 @@ def test_bad_scalar_arguments(case):
 
 
 # --- layout ---------------------------------------------------------------------
-
-
-def test_marian_worked_numbers_at_position_3_width_4():
-    # Marian (transformers): sin of the pairs' angles, then their cos
-    np.testing.assert_array_equal(
-        pos_encoding(3, 4, layout="concat").round(4), [0.1411, 0.03, -0.99, 0.9996]
-    )
-
-
-def test_concat_layout_matches_plain_loop_in_halves():
-    expected = reference([0, 7, 2, 1000], 10)  # (4, 10) interleaved
-    np.testing.assert_allclose(
-        sinusoidal_positions([0, 7, 2, 1000], 10, layout="concat"),
-        np.hstack([expected[:, 0::2], expected[:, 1::2]]),
-        atol=1e-12,
-    )
 
 
 BAD_LAYOUTS = {

@@ -1,14 +1,10 @@
 """The course's figure style, and the two drawing steps every figure shares.
 
-- :func:`setup_notebook`: every chapter's ``## Setup`` cell calls it. It fixes a
-  small set of matplotlib defaults and, inside IPython, tells the inline backend
-  to save PNGs with ``bbox_inches="tight"`` and **no** ``Software`` stamp, so a
-  re-executed notebook stores byte-identical images (``posenc_tools.run_notebooks``).
-  Its ``scale`` (or the environment variable ``POSENC_SCALE``) enlarges every
-  figure for a projector: ``scale="presentation"`` (``PRESENTATION_SCALE``) makes
-  axis text at least 18 px on a 1920 x 1080 screen, where the chapters' default
-  (scale 1: dpi 80, font 10 pt, about 11 px) is too small to read from the back.
-  It also stores a text alternative with every PNG (:mod:`.describe`).
+- :func:`setup_notebook`: every chapter's ``## Setup`` cell calls it: matplotlib
+  defaults, stamp-free inline PNGs (a re-run stores byte-identical images) with
+  alt text (:mod:`.describe`), and a ``scale`` for a projector
+  (:data:`PRESENTATION_SCALE`: axis text at least 18 px on a 1920 x 1080 screen,
+  where the chapters' dpi 80 gives about 11 px).
 - :data:`STYLES`: one colour map and one scale per quantity a figure colours, set
   once here, so a quantity looks the same in every chapter, the lecture and the
   slides (``tests/test_figure_styles.py``):

@@ -1,11 +1,10 @@
 """What a person does in JupyterLab or Voila, as Playwright steps, and timing of it.
 
 Selectors are the ones listed in ``../shared/NOTES.md`` (measured on JupyterLab
-4.6 with ipywidgets 8): kernel state ``.jp-Notebook-ExecutionIndicator``, slider
-handle ``.noUi-handle``, slider readout ``.widget-readout``.
+4.6 with ipywidgets 8): kernel state ``.jp-Notebook-ExecutionIndicator``; the
+explorers' sliders are ``input[data-name=NAME]`` (below).
 """
 
-import base64
 import re
 import statistics
 
@@ -15,50 +14,16 @@ ERROR_TEXT = re.compile(
     r"Traceback|\b\w*(Error|Exception)\b|Error displaying widget|Error rendering"
 )
 
-# Installed once per page: the time of every key press (capture phase, so before
-# the slider's own handler), and watch(), which resolves when the page shows the
-# expected text and a new image, recording when each happened.
+# The time of every key press (capture phase, so before the slider's own
+# handler), which key_step measures from.
 _WATCH_JS = """
 () => {
   window.__posenc = {keydown: null};
   document.addEventListener('keydown', () => {
     window.__posenc.keydown = performance.now();
   }, true);
-  window.__posencWatch = (textSelector, expected, imageSelector, oldSrc) => {
-    const state = {text: null, image: null, done: false};
-    window.__posenc.step = state;
-    const check = () => {
-      const text = document.querySelector(textSelector);
-      const image = document.querySelector(imageSelector);
-      const now = performance.now();
-      const shown = text ? text.textContent : '';
-      if (state.text === null && expected.every(e => shown.includes(e)))
-        state.text = now;
-      if (state.text !== null && image && image.src && image.src !== oldSrc)
-        state.image = now;
-      if (state.image !== null) { state.done = true; observer.disconnect(); }
-    };
-    const observer = new MutationObserver(check);
-    observer.observe(document.body, {subtree: true, childList: true,
-                                     characterData: true, attributes: true});
-    check();
-  };
 }
 """
-
-_IMAGE_BYTES_JS = """
-async (selector) => {
-  const response = await fetch(document.querySelector(selector).src);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  let text = '';
-  for (const b of bytes) text += String.fromCharCode(b);
-  return btoa(text);
-}
-"""
-
-
-def install_watch(page):
-    page.evaluate(_WATCH_JS)
 
 
 _KERNEL_READY_JS = """
@@ -80,7 +45,6 @@ def open_notebook(page, server, name):
     if handle.json_value() == "dialog":  # kernel specs arrived late: accept the default
         page.locator(".jp-Dialog .jp-mod-accept").click()
         page.wait_for_function(_KERNEL_READY_JS + " === 'ready'", timeout=RUN_TIMEOUT)
-    install_watch(page)
 
 
 def _menu(page, menu, item):
@@ -127,67 +91,6 @@ def error_outputs(page, root=".jp-Notebook .jp-CodeCell", allowed=()):
         for text in outputs
         if ERROR_TEXT.search(text)
     ]
-
-
-def readout(page, slider):
-    """The integer a slider's readout shows."""
-    return int(slider.locator(".widget-readout").inner_text())
-
-
-def step(page, action, watch):
-    """Do ``action`` and wait for the page to show ``watch``; latencies in ms.
-
-    ``watch`` is ``(text_selector, expected_substrings, image_selector)``. Returns
-    ``(text_ms, image_ms)``: from the key press to the expected text, and to the
-    new image (the full update).
-    """
-    text_selector, expected, image_selector = watch
-    old_src = page.locator(image_selector).get_attribute("src")
-    page.evaluate(
-        "([t, e, i, o]) => window.__posencWatch(t, e, i, o)",
-        [text_selector, list(expected), image_selector, old_src],
-    )
-    action()
-    page.wait_for_function("() => window.__posenc.step.done", timeout=STEP_TIMEOUT)
-    times = page.evaluate(
-        "() => [window.__posenc.step.text - window.__posenc.keydown,"
-        " window.__posenc.step.image - window.__posenc.keydown]"
-    )
-    return tuple(times)
-
-
-def press(slider, key):
-    """Focus the slider's handle and press ``key`` (as a person using the keyboard)."""
-
-    def action():
-        handle = slider.locator(".noUi-handle")
-        handle.focus()
-        handle.press(key)
-
-    return action
-
-
-def type_into(slider, value):
-    """Click the readout, select all, type ``value`` and press Enter."""
-
-    def action():
-        box = slider.locator(".widget-readout")
-        box.click()
-        box.press("ControlOrMeta+a")
-        box.press_sequentially(str(value))
-        box.press("Enter")
-
-    return action
-
-
-def slider_max(slider):
-    """The largest value a slider reaches (its handle's ``aria-valuemax``)."""
-    return round(float(slider.locator(".noUi-handle").get_attribute("aria-valuemax")))
-
-
-def image_bytes(page, selector):
-    """The bytes of the image the page shows (a blob: or data: URL)."""
-    return base64.b64decode(page.evaluate(_IMAGE_BYTES_JS, selector))
 
 
 def summary(name, latencies):
@@ -244,22 +147,6 @@ def assert_fits(page, root, *, within=None, name=""):
     result = page.evaluate(_FITS_JS, [root, within])
     assert result["outside"] == [], f"{name}: outside {result['limit']}: {result}"
     assert result["scrolling"] == [], f"{name}: horizontal scroll: {result}"
-
-
-def assert_uses_most_of_the_width(page, root=".posenc-lecture", share=0.75):
-    """The figure and the numbers together span ``share`` of the window's width."""
-    span = page.evaluate(
-        """(root) => {
-          const boxes = [...document.querySelectorAll(
-            `${root} img, ${root} .posenc-lecture-numbers table`)]
-            .map(e => e.getBoundingClientRect());
-          const left = Math.min(...boxes.map(b => b.left));
-          const right = Math.max(...boxes.map(b => b.right));
-          return (right - left) / document.documentElement.clientWidth;
-        }""",
-        root,
-    )
-    assert span >= share, f"the explorer spans {span:.0%} of the width"
 
 
 # ---------------------------------------------------------------- the explorers

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from test_explorer_lab import expected_rows
 
 from posenc_lib import frequencies, sinusoidal_positions
 from posenc_lib.figures.explorer import (
@@ -21,7 +22,6 @@ from posenc_lib.figures.explorer import (
     STATIC,
     Explorer,
     dot_line,
-    pair_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -45,13 +45,6 @@ async ([code, widths, nRows, maxOffset]) => {
   });
 }
 """
-
-
-def _rows(pos, d_model):
-    """``pair_table(pos, d_model)`` as rows of cell texts (no gap row)."""
-    body = pair_table(pos, d_model).split("</tr>\n")[1:]
-    rows = [row.split("<td>")[1:] for row in body]
-    return [[c.split("</td>")[0] for c in row] for row in rows if len(row) == 5]
 
 
 def _circle_title(pair, offset, omega):
@@ -90,7 +83,7 @@ def test_the_browser_computes_sinusoidal_positions_for_every_width(computed):
 def test_the_browser_prints_the_numbers_as_python_does(computed):
     for d_model, numbers in computed.items():
         for pos in range(N_ROWS):
-            assert numbers["rows"][pos] == _rows(pos, d_model), (d_model, pos)
+            assert numbers["rows"][pos] == expected_rows(pos, d_model), (d_model, pos)
         dots = [dot_line(0, d_model, o).rsplit(" = ", 1)[1] for o in range(21)]
         assert numbers["sim"] == dots, d_model
         for pair, omega in enumerate(frequencies(d_model)):
