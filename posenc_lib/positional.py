@@ -39,8 +39,10 @@ from .validation import (
     check_choice,
     check_d_model,
     check_dtype,
+    check_instance,
     check_position,
     check_positions,
+    describe,
 )
 
 __all__ = [
@@ -163,6 +165,15 @@ def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
     >>> sin.round(4).tolist(), cos.round(4).tolist()
     ([[0.0], [-0.8415]], [[1.0], [0.5403]])
     """
+    positions = np.asarray(positions)  # (n,)
+    if positions.ndim != 1 or positions.dtype.kind not in "iu":
+        raise TypeError(
+            f"positions == {describe(positions)}, must be a 1-D integer array."
+        )
+    if np.any((positions >= 2**53) | (positions <= -(2**53))):
+        raise ValueError(f"positions == {describe(positions)}, must be |p| < 2**53.")
+    d_model = check_d_model(d_model)
+    half = check_instance(half, "half", bool, what="True or False")
     divisor = _divisors(d_model, base) * (2.0 if half else 1.0)  # doubling is exact
     check_array_size((len(positions), d_model // 2), "positions and d_model")
     return exact.sin_cos(positions, divisor)

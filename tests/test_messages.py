@@ -203,6 +203,9 @@ GOOD |= {
     "curves": lambda: {"a": [2.0, 1.0]},
     "references": {"chance": 2.0},
     "model": lambda: train(steps=1)[0],
+    "quantity": "encoding",
+    "vmax": 1.0,
+    "half": False,
     "tokens": lambda: np.zeros((2, 5), int),
 }
 #: where a name means something else in one function: (function, name) -> value
@@ -246,9 +249,9 @@ def _good(function_name, parameter):
     return value() if made_here and value.__module__ == __name__ else value
 
 
-#: free text (a title, a mistake's name, a row's label), which matplotlib writes
-#: with str(): no value is wrong
-ANY_VALUE = {"title", "name", "top", "bottom"}
+#: free text (a title, a mistake's name, a row's label, what a message calls the
+#: entries), which is written with str(): no value is wrong
+ANY_VALUE = {"title", "name", "top", "bottom", "entries"}
 #: a bad value where "?" would be a good one
 BAD = {"text": 5, "mine": 5, "reference": 5}
 

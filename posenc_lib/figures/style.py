@@ -316,6 +316,8 @@ def colour_words(quantity):
     >>> colour_words("encoding")
     ('blue', 'white', 'red')
     """
+    if quantity not in STYLES:
+        raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
     cmap = STYLES[quantity][0]
     if cmap not in COLOUR_WORDS:
         raise ValueError(
@@ -340,8 +342,10 @@ def apply_style(image, quantity, vmax=1.0):
     ('weight', (0.0, 1.0))
     >>> plt.close(fig)
     """
+    image = check_instance(image, "image", AxesImage, what="an image from imshow")
     if quantity not in STYLES:
         raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
+    vmax = check_positive(vmax, "vmax")
     cmap, scale = STYLES[quantity]
     clim = (-vmax, vmax) if scale == "centred" else (0.0, 1.0)
     image.set(cmap=cmap, clim=clim, label=quantity)
