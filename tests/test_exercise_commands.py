@@ -112,7 +112,7 @@ def test_functions_returning_arrays_are_used():
     ("pos_encoding", "reason", "why"),
     [
         (
-            lambda pos, d: reference_pe(pos, d),
+            lambda pos, d: reference_pe(pos, d).tolist(),
             "your function returns a list, not a numpy array",
             "The next step adds a row and an encoding, and Python's + joins lists and "
             "tuples instead of adding their numbers: return a numpy array.",
