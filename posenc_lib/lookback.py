@@ -53,26 +53,22 @@ def _check_model(model):
     check_instance(model, "model", LookBack, what="a LookBack, e.g. from train")
     table = check_table(model.table, "model.table")  # (vocab_size, d_model)
     (vocab, d_model), weights = table.shape, model.weights
-    made = (
-        "w_q, w_k, w_v (d_model, d_head) and w_o (d_head, vocab_size), as train makes"
-    )
+    made = "w_q, w_k, w_v (d_model, d_head), w_o (d_head, vocab_size) as train makes"
     check_instance(weights, "model.weights", dict, what=f"a dict of {made}")
-    if missing := [
-        name for name in ("w_q", "w_k", "w_v", "w_o") if name not in weights
-    ]:
-        raise ValueError(
-            f"model.weights has no {', '.join(missing)}: it must hold {made}."
-        )
+    if missing := [n for n in ("w_q", "w_k", "w_v", "w_o") if n not in weights]:
+        missing = ", ".join(missing)
+        raise ValueError(f"model.weights has no {missing}: it must hold {made}.")
     width = f"(d_model, d_head) with d_model == {d_model}, the width of model.table"
     w_q = check_array(
         weights["w_q"], "model.weights['w_q']", shape=(d_model, None), what=width
     )
     d_head, checked = w_q.shape[1], {"w_q": w_q}
-    for name, shape in {
+    shapes = {
         "w_k": (d_model, d_head),
         "w_v": (d_model, d_head),
         "w_o": (d_head, vocab),
-    }.items():
+    }
+    for name, shape in shapes.items():
         names = "(d_model, d_head)" if name != "w_o" else "(d_head, vocab_size)"
         what = f"{names} == {shape}, to match model.table and w_q"
         checked[name] = check_array(
@@ -195,15 +191,8 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
     d_model = check_d_model(d_model)
     _check_sizes("vocab_size and d_model", vocab_size, d_model, BATCH, N_POSITIONS)
-    d_head = d_model // 2  # a step's multiply-adds: its products, forward and back
-    work = (
-        steps
-        * 3
-        * BATCH
-        * N_POSITIONS
-        * d_head
-        * (3 * d_model + N_POSITIONS + vocab_size)
-    )
+    step = 3 * BATCH * N_POSITIONS * (d_model // 2)  # a step's products, both ways
+    work = steps * step * (3 * d_model + N_POSITIONS + vocab_size)  # multiply-adds
     if work > MAX_WORK:
         raise ValueError(
             f"steps, vocab_size and d_model would take {work:.2g} multiply-adds, "

@@ -240,7 +240,7 @@ def _hand_built(model):
             {"weights": {}},
             ValueError,
             "model.weights has no w_q, w_k, w_v, w_o: it must hold w_q, w_k, w_v "
-            "(d_model, d_head) and w_o (d_head, vocab_size), as train makes.",
+            "(d_model, d_head), w_o (d_head, vocab_size) as train makes.",
         ),
         "weights a list": (
             {"weights": [1]},

@@ -99,5 +99,4 @@ POS_ENCODING_BUGS = ("off-by-one", "multiplied", "degrees")
 SINUSOIDAL_POSITIONS_BUGS = (
     "positions-ignored",
     "positions-sorted",
-    *POS_ENCODING_BUGS,
-)
+) + POS_ENCODING_BUGS

@@ -10,11 +10,10 @@ keywords are case-insensitive; numbers are separated by whitespace::
     ADD <pos>                prints lookup(tokens[pos]) + PE[pos]
     SIM <p> <q>              prints PE[p] . PE[q]
 
-Numbers are written in ASCII: an integer is the digits 0-9 with an optional
-sign (``3``, ``-1``, ``+007``); a table's number may also have a decimal point
-and an exponent (``0.5``, ``-.25``, ``1e-3``, ``2.5E+2``). Nothing else is a
-number (not ``1_0``, ``٣``, ``３``, ``0x10``, ``inf`` or ``nan``): it is refused by
-line and column. A later TABLE or TOKENS replaces the earlier one. Each query
+Numbers are ASCII: an integer is the digits 0-9 with an optional sign (``+007``);
+a table's number may have a decimal point and an exponent (``-.25``, ``2.5E+2``).
+Anything else (``1_0``, ``٣``, ``３``, ``0x10``, ``nan``) is refused by line and
+column. A later TABLE or TOKENS replaces the earlier one. Each query
 prints one line of numbers with exactly 4 decimals. Lines end at ``\n``,
 ``\r\n`` or ``\r``; a script holds at most :data:`MAX_SCRIPT_CHARS` characters.
 Your ``lookup`` and ``pos_encoding`` run in a child process (:mod:`.guard`),
@@ -37,13 +36,7 @@ from ..validation import (
     check_token_ids,
     describe,
 )
-from ._checking import (
-    close,
-    dtype_problem,
-    imported,
-    rounding_problem,
-    type_problem,
-)
+from ._checking import close, dtype_problem, imported, rounding_problem, type_problem
 from .guard import Guard
 from .reports import call_report, read_report, serve_calls, why
 

@@ -1,25 +1,18 @@
 r"""The course's explorers: sliders drawn in the browser, and their numbers as text.
 
-:func:`position_explorer` (chapter 02: ``pos``, ``d_model``; bars, heatmap, pair
-table), :class:`PairCircleExplorer` (chapter 04: ``Δ`` on one pair's circle) and
-:func:`explorer` (the lecture, ``make explorer``: ``pos``, ``d_model``, ``Δ``,
-``pair``; also the circle and ``PE[pos] · PE[pos + Δ] = Σ_i cos(Δ·ω_i)``) are
-anywidget widgets. One ES module, ``static/explorer.js``, draws them in
-JupyterLab, in Voila, on the static site (:func:`static_html`,
-:func:`page_assets`: no kernel, no network) and in the slides. Their state is the
-sliders: the module computes every number with the lines of
-:func:`~posenc_lib.positional.sinusoidal_positions` and prints it as the course
-does, so every step is drawn without a kernel. In a live kernel the page reports
-the row it drew (``drawn``) and the widget checks it (``problem``, shown on the
-page if set). :func:`describe_position`, :func:`pair_table` and :func:`dot_line`
-compute the same numbers here. The lecture's layout fits any screen from
-1024 x 768 up at every ``d_model``; its CSS classes (``posenc-lecture``,
-``posenc-numbers``, ``posenc-dot``, ``posenc-bars``, ``posenc-heatmap``,
-``posenc-circle``, ``posenc-slider-NAME``) are what the browser tests select.
+:func:`position_explorer` (chapter 02), :class:`PairCircleExplorer` (chapter 04) and
+:func:`explorer` (the lecture) are anywidget widgets whose state is the sliders. One
+ES module, ``static/explorer.js``, draws them in JupyterLab, Voila, the static site
+(:func:`static_html`, :func:`page_assets`) and the slides, computing every number by
+the lines of :func:`~posenc_lib.positional.sinusoidal_positions`: no step needs a
+kernel. In a kernel the page reports the row it drew (``drawn``) and the widget
+checks it (``problem``, shown if set); :func:`describe_position`, :func:`pair_table`
+and :func:`dot_line` compute the same numbers here.
 """
 
 import html
 import json
+from functools import partial
 from pathlib import Path
 
 import anywidget
@@ -165,15 +158,18 @@ def dot_line(pos, d_model, offset):
     return f"PE[{pos}] · PE[{pos + offset}] = {format_number(value)}"
 
 
-def _check_width(d_model, max_d_model):
-    """``d_model`` checked, and within the slider's reach ``max_d_model``."""
+def _check_sliders(pos, d_model, max_pos, max_d_model):
+    """``pos`` and ``d_model`` checked, within the sliders' reach, as widget state."""
+    max_pos = check_integer(max_pos, "max_pos", min_value=1)
+    max_d_model = check_d_model(max_d_model, "max_d_model")
+    pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
     d_model = check_d_model(d_model)
     if d_model > max_d_model:
         raise ValueError(
             f"d_model == {d_model}, must be an even integer in [2, {max_d_model}] "
             f"(max_d_model == {max_d_model})."
         )
-    return d_model
+    return dict(pos=pos, d_model=d_model, max_pos=max_pos, max_d_model=max_d_model)
 
 
 class BrowserWidget(anywidget.AnyWidget):
@@ -270,12 +266,8 @@ class PositionExplorer(BrowserWidget):
     """
 
     def __init__(self, pos=1, d_model=8, *, max_pos=50, max_d_model=64):
-        max_pos = check_integer(max_pos, "max_pos", min_value=1)
-        max_d_model = check_d_model(max_d_model, name="max_d_model")
-        pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
-        d_model = _check_width(d_model, max_d_model)
-        limits = {"max_pos": max_pos, "max_d_model": max_d_model}
-        super().__init__(kind="position", pos=pos, d_model=d_model, **limits)
+        sliders = _check_sliders(pos, d_model, max_pos, max_d_model)
+        super().__init__(kind="position", **sliders)
 
     def __repr__(self):
         return f"PositionExplorer(pos={self.pos}, d_model={self.d_model})"
@@ -374,30 +366,23 @@ class Explorer(BrowserWidget):
         self, pos=1, d_model=8, offset=2, pair=0, *, max_pos=50, max_d_model=64,
         max_offset=20,
     ):  # fmt: skip
-        max_pos = check_integer(max_pos, "max_pos", min_value=1)
         max_offset = check_integer(max_offset, "max_offset", min_value=1)
-        max_d_model = check_d_model(max_d_model, "max_d_model")
-        pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
         offset = check_index(offset, "offset", max_offset + 1, what="max_offset + 1")
-        d_model = _check_width(d_model, max_d_model)
-        pair = check_index(pair, "pair", d_model // 2, what="d_model // 2")
+        sliders = _check_sliders(pos, d_model, max_pos, max_d_model)
+        pair = check_index(pair, "pair", sliders["d_model"] // 2, what="d_model // 2")
         super().__init__(
-            kind="lecture", pos=pos, d_model=d_model, offset=offset, pair=pair,
-            max_pos=max_pos, max_d_model=max_d_model, max_offset=max_offset,
-        )  # fmt: skip
+            kind="lecture", offset=offset, pair=pair, max_offset=max_offset, **sliders
+        )
         names = {"pos": "pos", "d": "d_model", "offset": "offset", "pair": "pair"}
         self.sliders = {
-            key: _Value(
-                lambda n=n: getattr(self, n), lambda v, n=n: setattr(self, n, v)
-            )
+            key: _Value(partial(getattr, self, n), partial(setattr, self, n))
             for key, n in names.items()
         }
         self.numbers = _Value(self._dot_text)
         self.observe(self._clamp_pair, names="d_model")
 
     def __repr__(self):
-        pos, d_model, offset, pair = self.values()
-        return f"Explorer(pos={pos}, d_model={d_model}, offset={offset}, pair={pair})"
+        return "Explorer(pos={}, d_model={}, offset={}, pair={})".format(*self.values())
 
     def _clamp_pair(self, change):
         self.pair = min(self.pair, self.d_model // 2 - 1)

@@ -164,15 +164,11 @@ def figure_scale(scale=None):
 def setup_notebook(scale=None):
     """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
 
-    What it changes in your session, and nothing more: matplotlib's figure
-    defaults (size, dpi, fonts), the inline backend's PNG options and
-    alt text, and one numpy print option, ``legacy="1.25"`` under numpy 2, which
-    prints scalars as numpy 1 did (``0.5``, ``True``, not ``np.float64(0.5)``,
-    ``np.True_``) so that a chapter's stored outputs read the same under every
-    numpy the course supports; arrays print as numpy's default (precision,
-    widths untouched). ``np.set_printoptions(legacy=False)`` undoes it. Safe to
-    call more than once and outside IPython (then only the matplotlib and numpy
-    defaults change).
+    It changes only matplotlib's figure defaults, the inline PNG options and alt
+    text, and numpy's scalar printing (``legacy="1.25"`` under numpy 2: ``0.5``,
+    not ``np.float64(0.5)``, so stored outputs read the same under every numpy;
+    ``np.set_printoptions(legacy=False)`` undoes it). Safe to call twice, and
+    outside IPython.
 
     Parameters
     ----------
