@@ -231,45 +231,23 @@ LECTURE_LIVE = NOTEBOOKS / "lecture_live.ipynb"
 TEACHING = ROOT / "docs" / "teaching.md"
 ROUTE_START, ROUTE_END = "<!-- route -->", "<!-- /route -->"
 IF_TIME = "If time: "  # a step's title starting so is dropped when late
-#: The counts of the lecture rehearsed (``notebooks/lecture.ipynb`` at commit
-#: 6115aeb), per step, by :func:`lecture_counts`: ``(words, typed lines,
-#: pauses, runs, demos)``.
+#: The rehearsals the rates are calibrated on, read aloud and typed, of the
+#: lecture at commit 6115aeb: per step, its counts by :func:`lecture_counts`
+#: ``(words, typed lines, pauses, runs, demos)``, then the minutes it took in
+#: each rehearsal of :data:`REHEARSALS`, ``(fastest, slowest)`` (``None``: not
+#: timed). The rates put both totals 0.6 and 1.1 minutes high, each step within
+#: 1.5 minutes.
+REHEARSALS = ("issue 40", "lecturer 1 (readers/lecturer1.md)")
 REHEARSED = {
-    "lookup": (256, 3, 2, 3, 0),
-    "attention": (188, 0, 1, 3, 0),
-    "formula": (161, 6, 0, 3, 0),
-    "explorer": (131, 0, 0, 0, 1),
-    "rotation": (252, 8, 1, 3, 0),
-    "payoff": (267, 5, 1, 4, 0),
-    "mistake": (114, 0, 1, 2, 0),
-    "RoPE": (153, 0, 1, 1, 0),
-    "summary": (98, 0, 0, 0, 0),
-}
-#: The rehearsals the rates are calibrated on (read aloud and typed), the
-#: minutes each step of :data:`REHEARSED` took: ``(fastest, slowest)``. The
-#: rates above put both totals 0.6 and 1.1 minutes high, every step within 1.5.
-REHEARSALS = {
-    "issue 40": {
-        "lookup": (7, 7),
-        "attention": (6, 6),
-        "formula": (8, 9),
-        "explorer": (5, 5),
-        "rotation": (9, 10),
-        "payoff": (9, 10),
-        "mistake": (3, 3),
-        "RoPE": (4, 4),
-    },
-    "lecturer 1 (readers/lecturer1.md)": {
-        "lookup": (8.5, 8.5),
-        "attention": (6.5, 6.5),
-        "formula": (7, 7),
-        "explorer": (4.5, 4.5),
-        "rotation": (10.5, 10.5),
-        "payoff": (9.5, 9.5),
-        "mistake": (3, 3),
-        "RoPE": (4, 4),
-        "summary": (1, 1),
-    },
+    "lookup": ((256, 3, 2, 3, 0), (7, 7), (8.5, 8.5)),
+    "attention": ((188, 0, 1, 3, 0), (6, 6), (6.5, 6.5)),
+    "formula": ((161, 6, 0, 3, 0), (8, 9), (7, 7)),
+    "explorer": ((131, 0, 0, 0, 1), (5, 5), (4.5, 4.5)),
+    "rotation": ((252, 8, 1, 3, 0), (9, 10), (10.5, 10.5)),
+    "payoff": ((267, 5, 1, 4, 0), (9, 10), (9.5, 9.5)),
+    "mistake": ((114, 0, 1, 2, 0), (3, 3), (3, 3)),
+    "RoPE": ((153, 0, 1, 1, 0), (4, 4), (4, 4)),
+    "summary": ((98, 0, 0, 0, 0), None, (1, 1)),
 }
 _STEP = re.compile(r"## (?:\d+:\d\d · )?(.+?)(?: \(\d+ min\))?$")
 _WIDGET = "application/vnd.jupyter.widget-view+json"
