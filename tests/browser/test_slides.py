@@ -168,7 +168,7 @@ _FRAMES_JS = """
     const box = range.getBoundingClientRect();
     if (box.width && box.height) { boxes.push(box); cells.add(el.closest('.jp-Cell')); }
   }
-  for (const el of slide.querySelectorAll('*')) {
+  for (const el of slide.querySelectorAll(':not(section)')) {  // a section: a frame
     if (!seen(el) || el.closest('aside.notes, .MJX_Assistive_MathML')) continue;
     const box = el.getBoundingClientRect();
     const hidden = getComputedStyle(el).visibility === 'hidden';
@@ -437,14 +437,16 @@ def test_after_dragging_a_slider_the_keys_move_the_slides(browser, slides):
 
 
 def _explorer_slide(page):
-    """Go to the explorer's slide; its ``Δ`` slider (an element handle)."""
+    """Go to the explorer's slide; its ``Δ`` slider (an element handle, which
+    stays this slider once the slides move on)."""
     index = page.evaluate(
         """() => [...document.querySelectorAll('.reveal .slides > section')]
           .findIndex(s => s.querySelector('.posenc-lecture'))"""
     )
     page.evaluate(f"() => {{ location.hash = '#/{index}'; }}")
     settled_state(page)
-    return page.locator(".reveal section.present input[data-name=offset]")
+    present = page.locator(".reveal section.present input[data-name=offset]")
+    return present.element_handle()
 
 
 def _focused_slider(page):
