@@ -4,12 +4,16 @@
   script (``posenc_tools.make_exercise``, ``make solutions``) and must not drift;
   its live cells are one-line prompts, 20 to 25 typed lines in all, and no later
   cell needs a name a live cell defines, so the blank notebook runs top to bottom;
-- the route: 45 minutes of steps and 5 of slack, minute marks in order and
-  adding up, each step naming the chapter that holds the full story, slide
-  metadata on every cell, instructor notes collapsed;
+- the route is timed by the delivery rule (posenc_tools.chapter_times, its rates
+  calibrated on two rehearsals): its minute marks, lengths and table are the
+  rule's, the steps take at most 45 minutes by it and leave 5 or more of slack,
+  RoPE is marked If time and the drop order is on the route's slide; each step
+  names the chapter that holds the full story, slide metadata on every cell,
+  instructor notes collapsed;
 - the route covers the lesson: embeddings (01), attention's one idea and order
   (02, 04), the formula (02), the explorer, the rotation (04), the look-3-back
-  payoff with the key turned (04 section 3), a mistake (05) and RoPE (06/07);
+  payoff with the key turned (04 section 3), a mistake (05) and RoPE (06/07),
+  told without the transpose (its direction is chapter 07's);
   attention is introduced before it is used; each prediction prompt is followed
   by a fragment, so the slides show its answer one key press later;
 - the figures, at presentation scale, are drawn for the 4:3 canvas they land on
