@@ -141,8 +141,8 @@ site: $(STAMP)
 slides: $(STAMP)
 	$(BIN)/python -m posenc_tools.build_slides
 
-# The course as one PDF, offline: pdf/posenc-course.pdf, the site's pages printed by
-# headless Chromium (answers open, code wrapped); needs npm once, as make site.
+# The two handouts, offline: pdf/posenc-learner.pdf and pdf/posenc-lecturer.pdf, the
+# site's pages printed by headless Chromium; needs npm once, as make site.
 pdf: $(STAMP) browser-deps
 	$(BIN)/python -m posenc_tools.build_pdf
 

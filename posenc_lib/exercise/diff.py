@@ -91,7 +91,7 @@ class OutputComparison:
             f"<div style='border-left: 4px solid {colour}; padding: 0.3em 0.8em'>"
             f"<strong>{html.escape(self.summary())}</strong>"
             "<table style='font-family: monospace; margin: 0.4em 0 0'>"
-            "<tr><th></th><th style='text-align: left'>yours</th>"
+            "<tr><th>line</th><th style='text-align: left'>yours</th>"
             "<th style='text-align: left'>reference</th></tr>"
             f"{cells}</table></div>"
         )

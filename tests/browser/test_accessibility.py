@@ -1,6 +1,6 @@
-"""axe-core on every page of the site and every state of the slides: no critical
-and no serious violation (issue 28, item 3), and every figure's ``alt`` is the
-text its notebook stored, never nbconvert's placeholder.
+"""axe-core on every page of the site and every state of the slides: no violation
+of any impact (critical, serious, moderate or minor; issue 40, item 5), and every
+figure's ``alt`` is the text its notebook stored, never nbconvert's placeholder.
 
 axe-core comes from the npm registry into ``.site-cache/`` (tests/browser/axe.py);
 pages are opened from disk with every outside request refused.

@@ -13,8 +13,12 @@ until nothing changes and, in every state (each slide, each fragment), checks:
   times its screen CTM scale), and the figures' text (the font sizes of each
   figure, measured by re-drawing the lecture's figures, times the image's
   shown / natural width);
-- nothing is cut off: every visible text lies inside the window, and no code
-  or output scrolls sideways;
+- nothing is cut off: every visible text lies inside the window, no code or
+  output scrolls sideways, and every element shown lies inside its frame (an
+  element of a cell inside the cell's box, a cell inside the canvas);
+- no state is one paragraph alone on an empty canvas: one cell shown alone
+  fills at least :data:`MIN_FILL` of the canvas's height (a prompt shows with
+  the code that answers it, its output one key press later);
 - math is typeset (no raw ``$...$``);
 - each figure has loaded, is not cut off and spans at least 75% of the 4:3
   slide's width, 60% of the 16:9 one (a widget's still image keeps its own
@@ -26,8 +30,7 @@ Over the whole run: no request leaves the machine, no local file is missing
 (a 404 on ``file://``), the console shows no error, and every link of the
 slides opens a file that exists beside them (the site's pages).
 
-The lecture's page of that site, printed as ``make pdf`` prints it, keeps every
-display formula inside its box (a long one was cut at the sheet's edge).
+A slider hands the keys back to the slides on Escape or on a click beside it.
 """
 
 import contextlib
@@ -45,6 +48,10 @@ MIN_SCREEN_PX = 16  # the smallest text on the screen, in every state
 #: figures are drawn for the 4:3 canvas) is over 80% there, over 60% on 16:9
 MIN_FIGURE_WIDTH = {"posenc-4x3": 0.75, "posenc-16x9": 0.6}
 VIEWPORTS = [(1920, 1080), (1024, 768)]
+#: a state showing one cell alone fills at least this share of the canvas's
+#: height (a lone paragraph fills 9 to 17%; a step's heading with its
+#: explanation, or the summary, more)
+MIN_FILL = 0.3
 #: the canvas the slides must choose for each window: (layout class, width, height)
 CANVAS = {
     (1920, 1080): ("posenc-16x9", 1366, 768),
@@ -63,8 +70,18 @@ def _module(name, path):
 _STATE_JS = """
 () => {
   const texts = TEXTS;
+  const frames = FRAMES;
   const slide = document.querySelector('.reveal .slides > section.present');
+  // a cell is shown once its fragment is: the answer to a prompt
   const shown = el => !el.closest('.fragment:not(.visible)');
+  // what is on the screen: also the code of a fragment that opens with a code
+  // cell (posenc-code-first: predict, then run), but not its output
+  const seen = el => {
+    const waiting = el.closest('.fragment:not(.visible)');
+    return !waiting || (waiting.classList.contains('posenc-code-first') &&
+      waiting.firstElementChild.contains(el) && el !== waiting.firstElementChild &&
+      !el.closest('.jp-Cell-outputWrapper'));
+  };
   const cells = [...slide.querySelectorAll('.jp-Cell')]
     .filter(c => !c.closest('aside.notes'));  // speaker notes are not on screen
   const markdown = cells.filter(shown)
@@ -85,7 +102,7 @@ _STATE_JS = """
                        shown: cellsShown[i],
                        after: cellsShown.slice(i + 1)}));
   return {number: document.querySelector('.slide-number').innerText.trim(),
-          markdown, images, prompts, ...texts(slide, shown),
+          markdown, images, prompts, ...texts(slide, seen), ...frames(slide, seen),
           math: slide.querySelectorAll('.MathJax_CHTML, .mjx-chtml').length,
           hasTex: /\\$[^$]+\\$/.test(markdown)};
 }
@@ -135,7 +152,44 @@ _TEXTS_JS = """
   return {smallest: found[0], outside, scrolls};
 }
 """
-_STATE_JS = _STATE_JS.replace("TEXTS", _TEXTS_JS.strip())
+# How much of the canvas the state fills, how many cells it shows, and every
+# element shown that is not inside its frame: an element inside a cell against
+# the cell's box, a cell against the canvas.
+_FRAMES_JS = """
+(slide, seen) => {
+  const canvas = document.querySelector('.reveal .slides').getBoundingClientRect();
+  const boxes = [], cells = new Set(), over = [];
+  const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !seen(el) || el.closest('aside.notes')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    if (box.width && box.height) { boxes.push(box); cells.add(el.closest('.jp-Cell')); }
+  }
+  for (const el of slide.querySelectorAll(':not(section)')) {  // a section: a frame
+    if (!seen(el) || el.closest('aside.notes, .MJX_Assistive_MathML')) continue;
+    const box = el.getBoundingClientRect();
+    const hidden = getComputedStyle(el).visibility === 'hidden';
+    if (!box.width || !box.height || hidden) continue;
+    if (el.matches('img, svg')) { boxes.push(box); cells.add(el.closest('.jp-Cell')); }
+    const cell = el.closest('.jp-Cell');
+    const frame = cell && cell !== el ? cell.getBoundingClientRect() : canvas;
+    if (box.left < frame.left - 1 || box.right > frame.right + 1 ||
+        box.top < frame.top - 1 || box.bottom > frame.bottom + 1)
+      over.push([el.tagName, String(el.className.baseVal ?? el.className),
+        Math.round(Math.max(frame.left - box.left, box.right - frame.right,
+                            frame.top - box.top, box.bottom - frame.bottom))]);
+  }
+  const top = Math.min(...boxes.map(b => b.top));
+  const bottom = Math.max(...boxes.map(b => b.bottom));
+  return {fill: (bottom - top) / canvas.height, cells: cells.size, over};
+}
+"""
+_STATE_JS = _STATE_JS.replace("TEXTS", _TEXTS_JS.strip()).replace(
+    "FRAMES", _FRAMES_JS.strip()
+)
 
 
 def _widget_stills():
@@ -218,10 +272,11 @@ def test_slides_offline_every_slide(
         f"slide's width (widget stills: {[f'{w:.0%}' for w in set(run['stills'])]}); "
         f"figure text {min(run['screen_px']):.1f} to "
         f"{max(run['screen_px']):.1f} px; smallest text {smallest[0]:.1f} px "
-        f"(slide {smallest[1]}: {smallest[2]!r})"
+        f"(slide {smallest[1]}: {smallest[2]!r}); the least filled state "
+        f"{min(run['fill'])}"
     )
     print("smallest text per state:", [(n, px) for px, n, _ in run["smallest"]])
-    assert run["prompts"] >= 7, "the lecture's predict prompts"
+    assert run["prompts"] >= 6, "the lecture's predict prompts"
     assert min(run["widths"]) >= MIN_FIGURE_WIDTH[CANVAS[viewport][0]]
     assert min(run["screen_px"]) >= MIN_SCREEN_PX, "figure text on the screen"
     assert smallest[0] >= MIN_SCREEN_PX, f"text under {MIN_SCREEN_PX} px: {smallest}"
@@ -298,12 +353,14 @@ def _step_through(page, tmp_path, sizes, stills):
     run = {"seen": [], "screen_px": [], "widths": [], "stills": [], "states": 0}
     run["smallest"] = []  # (px, slide number, text) of each state's smallest text
     run["prompts"] = 0
+    run["fill"] = []  # (share of the canvas's height, cells shown, slide number)
     shown_images, key, before = set(), None, None
     while True:
         now = settled_state(page)
         if now == key:
             break  # the right arrow did nothing: the last slide
         key = now
+        page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")  # rerender
         state = page.evaluate(_STATE_JS)
         number = state["number"].replace("\n", "").replace(" ", "")
         run["states"] += 1
@@ -314,6 +371,10 @@ def _step_through(page, tmp_path, sizes, stills):
         run["smallest"].append((state["smallest"][0], number, state["smallest"][1]))
         assert state["outside"] == [], f"slide {number}: text off the screen"
         assert state["scrolls"] == [], f"slide {number}: code cut at the side"
+        assert state["over"] == [], f"slide {number}: out of its frame {state['over']}"
+        lone = state["cells"] < 2 and state["fill"] < MIN_FILL
+        assert not lone, f"slide {number}: one paragraph alone ({state['fill']:.0%})"
+        run["fill"].append((round(state["fill"], 2), state["cells"], number))
         run["prompts"] += _check_prompts(number, state, before)
         for image in state["images"]:
             assert image["complete"] and image["natural"] > 0, image["src"][:80]
@@ -375,28 +436,46 @@ def test_after_dragging_a_slider_the_keys_move_the_slides(browser, slides):
         assert slider.input_value() == value, "the keys moved the slider"
 
 
-#: A4 less build_pdf's margins (2 x 14 mm), in CSS px at 96 per inch
-PRINTED_WIDTH = round((210 - 2 * 14) / 25.4 * 96)
+def _explorer_slide(page):
+    """Go to the explorer's slide; its ``Δ`` slider (an element handle, which
+    stays this slider once the slides move on)."""
+    index = page.evaluate(
+        """() => [...document.querySelectorAll('.reveal .slides > section')]
+          .findIndex(s => s.querySelector('.posenc-lecture'))"""
+    )
+    page.evaluate(f"() => {{ location.hash = '#/{index}'; }}")
+    settled_state(page)
+    present = page.locator(".reveal section.present input[data-name=offset]")
+    return present.element_handle()
 
 
-def test_the_lectures_formulas_fit_a_printed_page(browser, slides):
-    """Printed as ``make pdf`` prints it (typeset on a 1280 px page, then laid out
-    on the sheet), no display formula of the lecture runs past its box."""
-    from posenc_tools.build_pdf import PREPARE
+def _focused_slider(page):
+    return page.evaluate("() => document.activeElement.matches('input[type=range]')")
 
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    try:
-        page.goto((slides.parent / "site" / "lecture.html").as_uri())
-        page.emulate_media(media="print")
-        page.evaluate(PREPARE)
-        page.set_viewport_size({"width": PRINTED_WIDTH, "height": 1000})
-        wide = page.evaluate(
-            """() => new Promise(done => requestAnimationFrame(() => done(
-                 [...document.querySelectorAll('.MJXc-display')]
-                   .filter(math => math.scrollWidth > math.clientWidth + 1)
-                   .map(math => math.textContent.slice(0, 40)))))"""
-        )
-        formulas = page.locator(".MJXc-display").count()
-    finally:
-        page.close()
-    assert formulas >= 4 and wide == [], f"cut at the sheet's edge: {wide}"
+
+def test_escape_or_a_click_beside_hands_the_keys_back_from_a_slider(browser, slides):
+    """A slider reached with Tab keeps the arrow keys; Escape (without opening
+    reveal.js's overview), or a click beside the sliders, gives them back to the
+    slides, and then the right arrow and a clicker's PageDown move on."""
+    with offline_slides(browser, slides, 1024, 768) as page:
+        slider = _explorer_slide(page)
+        for hand_back in ("Escape", "click"):
+            slider.focus()  # as Tab leaves it
+            before, value = settled_state(page), slider.input_value()
+            page.keyboard.press("ArrowRight")
+            assert slider.input_value() != value, "a focused slider takes the keys"
+            assert settled_state(page) == before
+            if hand_back == "Escape":
+                page.keyboard.press("Escape")
+            else:
+                page.locator(".reveal section.present h2").click()
+            assert not _focused_slider(page), f"{hand_back} kept the slider focused"
+            assert page.evaluate(
+                "() => !document.querySelector('.reveal').classList.contains("
+                "'overview')"
+            ), f"{hand_back} opened the overview"
+            value = slider.input_value()
+            page.keyboard.press("PageDown" if hand_back == "click" else "ArrowRight")
+            assert settled_state(page) != before, f"the keys after {hand_back}"
+            assert slider.input_value() == value, "the keys moved the slider"
+            slider = _explorer_slide(page)

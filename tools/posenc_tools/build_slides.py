@@ -23,6 +23,9 @@ slides work in a room without a network:
 - the explorer is live: ``build_site.embed_widgets`` puts its state and the
   module that draws it into the page (no kernel, no file, no network). Any other
   widget output becomes its still PNG; a widget without one stops the build;
+- **predict, then run**: a code cell that opens a fragment (the answer to a
+  "Predict" prompt) shows its code with the prompt, and its output, with the
+  rest of the fragment, one key press later (:func:`code_first`);
 - links to the course's notebooks (``[06](06_beyond.ipynb)``) point into the
   course's web edition, built beside the page in ``site/`` by
   ``posenc_tools.build_site`` (one HTML page per notebook, from the stored
@@ -168,6 +171,24 @@ def exporter():
     return SlidesExporter(config=config)
 
 
+#: a fragment that starts with a code cell
+CODE_FRAGMENT = re.compile(
+    r'<div class="fragment"([^>]*)>(\s*<div class="jp-Cell jp-CodeCell)'
+)
+
+
+def code_first(body):
+    """Mark each fragment that starts with a code cell ``posenc-code-first``: the
+    template's style shows its code at once, its output on the next key press.
+
+    Examples
+    --------
+    >>> code_first('<div class="fragment" x> <div class="jp-Cell jp-CodeCell a">')
+    '<div class="fragment posenc-code-first" x> <div class="jp-Cell jp-CodeCell a">'
+    """
+    return CODE_FRAGMENT.sub(r'<div class="fragment posenc-code-first"\1>\2', body)
+
+
 def site_links(body, site=SITE):
     """``href="x.ipynb#a"`` -> ``href="site/x.html#a"``: the course's pages, offline.
 
@@ -210,7 +231,7 @@ def build(notebook=LECTURE, out=OUT, site=None):
     page = out / f"{notebook.stem}.slides.html"
     readable = f'<link rel="stylesheet" href="{SITE}/static/readable.css">\n</head>'
     body = body.replace("</head>", readable, 1)  # contrast and links (axe-core)
-    page.write_text(site_links(body), encoding="utf-8")
+    page.write_text(site_links(code_first(body)), encoding="utf-8")
     return page
 
 

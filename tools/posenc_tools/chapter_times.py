@@ -34,6 +34,16 @@ one equation per reading, over chapters 01 to 04 (the index is not priced:
 its times table is skimmed). ``--fit`` prints the rates and each reader's
 error; the rates are refitted whenever the readings change, never set by hand.
 
+The lecture (``notebooks/lecture.ipynb``) is timed by a delivery rule of its own,
+per step (the cells from one ``## H:MM · `` heading to the next): the words said
+(slide text and instructor notes) at :data:`SPOKEN_WORDS_PER_MINUTE`, the live
+lines typed at :data:`TYPED_LINES_PER_MINUTE`, :data:`MINUTES_PER_PAUSE` for each
+``Predict``, :data:`MINUTES_PER_RUN` for each cell run on a slide and
+:data:`MINUTES_PER_DEMO` for each widget moved live; calibrated on the rehearsals
+in :data:`REHEARSALS`. ``--write`` writes each step's minute mark and length into
+its heading, and the route (:func:`route`) into the lecture's first cell and
+``docs/teaching.md``, between ``<!-- route -->`` and ``<!-- /route -->``.
+
 Where the times are written: each section's heading cell gets the line
 ``*Core path · N min*`` or ``*Optional · N min*`` under its heading; the index
 notebook and the README get the core path and the chapters' table between the
@@ -64,8 +74,11 @@ __all__ = [
     "RATES",
     "TIME_LABEL",
     "fit",
+    "lecture_minutes",
+    "lecture_steps",
     "minutes",
     "readings",
+    "route",
     "sections",
 ]
 
@@ -312,6 +325,203 @@ def _targets():
     readme = ROOT / "README.md"
     table = _table("notebooks/")
     wanted[readme] = _with_table(readme.read_text("utf-8"), table, "README.md")
+    return {**wanted, **_lecture_targets()}
+
+
+# ---------------------------------------------------------------- the lecture
+
+SPOKEN_WORDS_PER_MINUTE = 65  # slide text and notes, said to a room
+TYPED_LINES_PER_MINUTE = 2  # a live line, typed while saying what it does
+MINUTES_PER_PAUSE = 1 / 2  # a Predict: ask, wait, hear an answer or two
+MINUTES_PER_RUN = 2 / 3  # run a cell, say what its output shows
+MINUTES_PER_DEMO = 3  # a widget moved live (the explorer)
+LECTURE_MINUTES, SLACK_MINUTES = 50, 5  # the slot, and the slack it keeps at least
+LECTURE = NOTEBOOKS / "lecture.ipynb"
+LECTURE_LIVE = NOTEBOOKS / "lecture_live.ipynb"
+TEACHING = ROOT / "docs" / "teaching.md"
+ROUTE_START, ROUTE_END = "<!-- route -->", "<!-- /route -->"
+IF_TIME = "If time: "  # a step's title starting so is dropped when late
+#: The rehearsals the rates are calibrated on, read aloud and typed, of the
+#: lecture at commit 6115aeb: per step, its counts by :func:`lecture_counts`
+#: ``(words, typed lines, pauses, runs, demos)``, then the minutes it took in
+#: each rehearsal of :data:`REHEARSALS`, ``(fastest, slowest)`` (``None``: not
+#: timed). The rates put both totals 0.6 and 1.1 minutes high, each step within
+#: 1.5 minutes.
+REHEARSALS = ("issue 40", "lecturer 1 (readers/lecturer1.md)")
+REHEARSED = {
+    "lookup": ((256, 3, 2, 3, 0), (7, 7), (8.5, 8.5)),
+    "attention": ((188, 0, 1, 3, 0), (6, 6), (6.5, 6.5)),
+    "formula": ((161, 6, 0, 3, 0), (8, 9), (7, 7)),
+    "explorer": ((131, 0, 0, 0, 1), (5, 5), (4.5, 4.5)),
+    "rotation": ((252, 8, 1, 3, 0), (9, 10), (10.5, 10.5)),
+    "payoff": ((267, 5, 1, 4, 0), (9, 10), (9.5, 9.5)),
+    "mistake": ((114, 0, 1, 2, 0), (3, 3), (3, 3)),
+    "RoPE": ((153, 0, 1, 1, 0), (4, 4), (4, 4)),
+    "summary": ((98, 0, 0, 0, 0), None, (1, 1)),
+}
+_STEP = re.compile(r"## (?:\d+:\d\d · )?(.+?)(?: \(\d+ min\))?$")
+_WIDGET = "application/vnd.jupyter.widget-view+json"
+_STORY = re.compile(r"\[[^]]*\]\(([\w.-]+)\.ipynb[^)]*\)((?: §[\d–-]+)?)")
+
+
+def lecture_minutes(words, typed, pauses, runs, demos):
+    """The delivery rule's minutes (not rounded) for one step's counts.
+
+    >>> round(lecture_minutes(130, 4, 1, 3, 0), 2)
+    6.5
+    """
+    return (
+        words / SPOKEN_WORDS_PER_MINUTE
+        + typed / TYPED_LINES_PER_MINUTE
+        + pauses * MINUTES_PER_PAUSE
+        + runs * MINUTES_PER_RUN
+        + demos * MINUTES_PER_DEMO
+    )
+
+
+def _kind(cell):
+    return cell.metadata.get("slideshow", {}).get("slide_type")
+
+
+def _spoken(cell):
+    """A markdown cell's words as said: no HTML tags, tables or minute marks."""
+    lines = cell.source.split("\n")
+    found = _STEP.match(lines[0])
+    if found:
+        lines[0] = found[1]
+    text = re.sub(r"<[^>]+>", " ", "\n".join(lines))
+    return [w for line in text.splitlines() if not line.startswith("|")
+            for w in line.split()]  # fmt: skip
+
+
+def lecture_counts(cells):
+    """``(words, typed lines, pauses, runs, demos)`` of one step's cells.
+
+    Words of the markdown shown or in the notes; the live cells' lines but their
+    prompt; each ``Predict`` shown; each code cell shown; a widget is a demo.
+    """
+    words = typed = pauses = runs = demos = 0
+    for cell in cells:
+        if _kind(cell) == "skip" or not cell.source.strip():
+            continue
+        if cell.cell_type == "markdown":
+            words += len(_spoken(cell))
+            if _kind(cell) != "notes":
+                pauses += len(_PREDICTION.findall(cell.source))
+            continue
+        if "live" in cell.metadata.get("tags", []):
+            typed += sum(bool(line.strip()) for line in cell.source.splitlines()[1:])
+        widget = any(_WIDGET in o.get("data", {}) for o in cell.get("outputs", []))
+        demos, runs = demos + widget, runs + (not widget)
+    return words, typed, pauses, runs, demos
+
+
+def lecture_steps(nb):
+    """``[(title, minutes, counts, first_cell)]`` of the lecture's steps, in order
+    (the ``## `` headings but the last, the slack)."""
+    starts = [i for i, c in enumerate(nb.cells) if c.source.startswith("## ")]
+    steps = []
+    for number, start in enumerate(starts[:-1]):
+        title = _STEP.match(nb.cells[start].source.split("\n", 1)[0])[1]
+        counts = lecture_counts(nb.cells[start : starts[number + 1]])
+        steps.append((title, lecture_minutes(*counts), counts, start))
+    return steps
+
+
+def _mark(minute):
+    return f"{minute // 60}:{minute % 60:02d}"
+
+
+def _marks(steps):
+    """The minute each step starts at, and where the route ends (rounded)."""
+    ends, total = [], 0.0
+    for step in steps:
+        ends.append(round(total))
+        total += step[1]
+    return ends, round(total)
+
+
+def _stories(source, prefix):
+    """The chapters a step's ``*Full story: ...*`` links to, as short links."""
+    story = source.split("Full story:", 1)[-1]
+    found = dict.fromkeys(_STORY.findall(story))
+    return ", ".join(
+        f"[{name.split('_')[0]}]({prefix}{name}.ipynb){section}"
+        for name, section in found
+    )
+
+
+def route(nb, prefix="", steps=None):
+    """The route's markdown: its minutes, the drop order and the table (of the
+    lecture's ``steps``; by default ``nb``'s own)."""
+    steps = lecture_steps(nb) if steps is None else steps
+    starts, end = _marks(steps)
+    dropped = [
+        f"{title.removeprefix(IF_TIME)} ({_mark(start)})"
+        for (title, *_), start in zip(steps, starts, strict=True)
+        if title.startswith(IF_TIME)
+    ][::-1]
+    rows = [
+        f"| {_mark(start)} | {title}"
+        + (f" (typed, {counts[1]} lines)" if counts[1] else "")
+        + f" | {_stories(nb.cells[first].source, prefix)} |"
+        for (title, _, counts, first), start in zip(steps, starts, strict=True)
+    ]
+    slack = LECTURE_MINUTES - end
+    drop = " first, then ".join(dropped[:2]) + "".join(
+        f", then {d}" for d in dropped[2:]
+    )
+    return "\n".join([
+        f"**{end} minutes by the delivery rule, and {slack} of slack.** Late? "
+        f"Drop {drop}.",
+        "",
+        "| minute | step | full story |",
+        "|---|---|---|",
+        *rows,
+        f"| {_mark(end)} | **slack, {slack} min**: questions | |",
+    ])  # fmt: skip
+
+
+def _route_block(text, block, where):
+    if ROUTE_START not in text:
+        raise SystemExit(f"chapter_times: no {ROUTE_START} ... {ROUTE_END} in {where}")
+    before, rest = text.split(ROUTE_START, 1)
+    return f"{before}{ROUTE_START}\n{block}\n{ROUTE_END}{rest.split(ROUTE_END, 1)[1]}"
+
+
+def _lecture_labelled(nb, steps):
+    """``nb`` (the lecture or its live copy) with the rule's marks and route."""
+    starts, end = _marks(steps)
+    ends = [*starts[1:], end]
+    headings = [c for c in nb.cells if c.source.startswith("## ")]
+    for cell, (title, *_), start, stop in zip(
+        headings, steps, starts, ends, strict=False
+    ):  # the slack: below
+        rest = cell.source.split("\n", 1)[1:]
+        head = f"## {_mark(start)} · {title} ({stop - start} min)"
+        cell.source = "\n".join([head, *rest])
+    slack = headings[-1]
+    rest = slack.source.split("\n", 1)[1:]
+    head = f"## {_mark(end)} · Slack ({LECTURE_MINUTES - end} min)"
+    slack.source = "\n".join([head, *rest])
+    for cell in nb.cells:
+        if ROUTE_START in cell.source:
+            block = route(nb, steps=steps)
+            cell.source = _route_block(cell.source, block, "the lecture")
+    return nb
+
+
+def _lecture_targets():
+    """``{path: text}``: the lecture, its live copy and docs/teaching.md."""
+    lecture = nbformat.read(LECTURE, as_version=4)
+    steps = lecture_steps(lecture)
+    wanted = {}
+    for path in (LECTURE, LECTURE_LIVE):
+        nb = _lecture_labelled(nbformat.read(path, as_version=4), steps)
+        wanted[path] = nbformat.writes(nb).rstrip("\n") + "\n"
+    block = route(_lecture_labelled(lecture, steps), "../notebooks/")
+    text = TEACHING.read_text("utf-8")
+    wanted[TEACHING] = _route_block(text, block, "docs/teaching.md")
     return wanted
 
 

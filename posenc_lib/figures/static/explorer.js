@@ -438,7 +438,7 @@ function build(model, root) {
   const body = el("div", { class: "posenc-body" }, root);
   const pictures = el("div", { class: "posenc-pictures" }, body);
   const numbers = el("div", { class: "posenc-numbers", "aria-live": "polite" }, body);
-  const heading = lecture ? el("h3", {}, numbers) : null;
+  const heading = lecture ? el("h3", { "aria-level": "2" }, numbers) : null;
   const parts = {
     heading,
     bars: barsFigure(el("div", { class: "posenc-top" }, pictures)),
