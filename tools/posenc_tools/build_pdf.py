@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from posenc_lib.figures.browser import page_assets
+from posenc_lib.figures.explorer import page_assets
 from posenc_tools import (
     ROOT,
     build_site,  # the web edition this prints
