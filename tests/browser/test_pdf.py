@@ -13,6 +13,7 @@ full text width, without sliders; a folded "Why?" answer prints open.
 import re
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import nbformat
@@ -25,7 +26,8 @@ MIN_EXPLORER_WIDTH = 0.75  # of the text's width (a thumbnail was about 20%)
 
 
 def _words(text):
-    return " ".join(re.findall(r"[A-Za-z]+", text))
+    """The words of ``text``, ligatures (the PDF's "ﬀ") spelled out."""
+    return " ".join(re.findall(r"[A-Za-z]+", unicodedata.normalize("NFKC", text)))
 
 
 def _folded_answer():
@@ -35,7 +37,7 @@ def _folded_answer():
         folded = re.search(r"</summary>(.*?)</details>", cell.source, re.DOTALL)
         if cell.cell_type == "markdown" and folded:
             for line in folded.group(1).splitlines():
-                if re.fullmatch(r"[A-Za-z ,.]{30,}", line.strip()):
+                if re.fullmatch(r"[A-Za-z ,.']{30,}", line.strip()):
                     return line.strip()
     raise LookupError("chapter 02 has no folded answer in plain words")
 
