@@ -71,6 +71,9 @@ def _lecture_in(page, host, lab_server, voila_server, static_hosts):
             if page.locator(f"section.present {APP}").count():
                 break
             page.keyboard.press("ArrowRight")
+        page.wait_for_function(  # reveal.js slides the slide in: wait till it is in
+            "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
+        )
         return widget_root(page, f"section.present {APP}")
     return widget_root(page, APP)
 
