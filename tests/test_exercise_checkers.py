@@ -1,7 +1,9 @@
 """The checkers: every learner function of ``learner_functions`` gets its message.
 
 Each function there carries, as its docstring, the exact message its checker
-gives; its mistake and convention are the ones its first line names.
+gives; its mistake and convention are the ones its first line names. The usual
+bugs outside the lesson's list (``_checking.BUGS``) answer as a learner who
+makes them, and the banks tell every answer apart.
 """
 
 import inspect
@@ -24,8 +26,14 @@ from posenc_lib.exercise import (
     check_sinusoidal_positions,
     run_commands,
 )
-from posenc_lib.exercise._checking import SECTIONS, see
-from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases
+from posenc_lib.exercise._checking import (
+    BUGS,
+    POS_ENCODING_BUGS,
+    SECTIONS,
+    SINUSOIDAL_POSITIONS_BUGS,
+    see,
+)
+from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases, judge
 from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -65,26 +73,44 @@ def test_patching_allclose_where_the_check_runs_changes_no_verdict(monkeypatch):
     assert check_pos_encoding(learner_functions.pe_float32).passed
 
 
-# -- the bank tells every answer apart ------------------------------------------
+# -- the usual bugs, and the banks tell every answer apart ----------------------
+
+LEARNERS = {  # each usual bug, as a learner's sinusoidal_positions
+    "positions-ignored": learner_functions.sp_ignores_positions,
+    "positions-sorted": learner_functions.sp_sorts_positions,
+    "off-by-one": learner_functions.sp_off_by_one,
+    "multiplied": learner_functions.sp_multiplied,
+    "degrees": lambda ps, d: np.array([learner_functions.pe_degrees(p, d) for p in ps]),
+}
 
 
-def _separated(outputs_a, outputs_b):
-    return any(
-        not np.allclose(a, b, rtol=1e-6, atol=1e-6)
-        for a, b in zip(outputs_a, outputs_b, strict=True)
-    )
+@pytest.mark.parametrize("bug", LEARNERS)
+def test_each_bug_answers_what_a_learner_who_makes_it_answers(bug):
+    assert set(LEARNERS) == set(BUGS) == set(SINUSOIDAL_POSITIONS_BUGS)
+    assert set(POS_ENCODING_BUGS) <= set(BUGS)
+    for positions, d in [([3, 0, 7, 7], 8), ([2, 0, 5], 2), (list(range(20)), 16)]:
+        np.testing.assert_allclose(
+            BUGS[bug].rows(positions, d), LEARNERS[bug](positions, d), atol=1e-9
+        )
 
 
-def test_the_banks_separate_every_mistake_and_the_right_answer():
-    for cases, rowwise in [
-        (_pos_encoding_cases(), lambda f, pos, d: f(pos, d)),
-        (_positions_cases(), lambda f, ps, d: np.array([f(p, d) for p in ps])),
+def test_the_banks_separate_every_bug_mistake_and_the_right_answer():
+    for cases, bugs in [
+        (_pos_encoding_cases(), POS_ENCODING_BUGS),
+        (_positions_cases(), SINUSOIDAL_POSITIONS_BUGS),
     ]:
-        answers = {"right": [case.expected for case in cases]}
+        table = [(np.atleast_1d(c.args[0]).tolist(), c.args[1]) for c in cases]
+        answers = {"right": [sinusoidal_positions(*t) for t in table]}
         for mistake in POS_ENCODING_MISTAKES:
-            answers[mistake] = [rowwise(MISTAKES[mistake], *c.args) for c in cases]
+            rows = lambda ps, d, m=mistake: np.array([MISTAKES[m](p, d) for p in ps])  # noqa: E731
+            answers[mistake] = [rows(*t) for t in table]
+        for bug in bugs:
+            answers[bug] = [BUGS[bug].rows(*t) for t in table]
         for a, b in itertools.combinations(answers, 2):
-            assert _separated(answers[a], answers[b]), (
+            assert any(
+                not np.allclose(x, y, rtol=1e-6, atol=1e-6)
+                for x, y in zip(answers[a], answers[b], strict=True)
+            ), (
                 f"the checker's cases answer the same for {a!r} and {b!r}: add a "
                 "case where they differ to the bank in posenc_lib/exercise/checkers.py."
             )
@@ -154,6 +180,12 @@ def test_html_colours_say_passed_todo_or_failed():
     assert "#2e7d32" in check_lookup(learner_functions.lu_copy)._repr_html_()
     assert "#757575" in check_lookup(learner_functions.lu_stub)._repr_html_()
     assert "#c62828" in check_lookup(learner_functions.lu_view)._repr_html_()
+
+
+@pytest.mark.parametrize("task", CHECKERS)
+def test_fewer_reports_than_cases_are_a_value_error(task):
+    with pytest.raises(ValueError, match="^0 reports for [567] cases$"):
+        judge(task, [])
 
 
 @pytest.mark.parametrize("check", CHECKERS.values(), ids=CHECKERS)

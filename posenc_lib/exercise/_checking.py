@@ -1,13 +1,12 @@
 """How a checker judges: the reports of a learner's calls against the answers.
 
-:func:`read_case` reads one call's report (:mod:`.reports`), or stops the check
+:func:`read_case` reads one call's report (:mod:`.reports`) or stops the check
 (:class:`Stop`); :func:`diagnose` compares the answers with the right ones within
-:data:`TOLERANCE` (float32 passes) and, if they differ, with each mistake's.
-The rules every judge applies, in this order, are here once: the library's own
-function (:func:`imported`), integers or float16 (:func:`dtype_problem`),
-rounding (:func:`rounding_problem`), then, for the right numbers, a list or a
-tuple (:func:`type_problem`); the checkers, the grader (through
-:func:`.checkers.judge`) and ``run_commands`` give their messages.
+:data:`TOLERANCE` (float32 passes), then with other libraries' layouts, rounding,
+the lesson's mistakes and the usual bugs (:data:`BUGS`). The rules every judge
+applies (the checkers, the grader through :func:`.checkers.judge`,
+``run_commands``) are here once, in this order: :func:`imported`,
+:func:`dtype_problem`, :func:`rounding_problem`, then :func:`type_problem`.
 """
 
 import html
@@ -18,8 +17,7 @@ import numpy as np
 from ..conventions import USED_BY
 from ..formatting import format_number, format_numbers
 from ..mistakes import CHAPTER, MISTAKES
-from ..positional import frequencies
-from ._usual_bugs import BUGS
+from ..positional import frequencies, sinusoidal_positions
 from .reports import read_report, why
 
 RTOL = ATOL = 1e-6
@@ -28,8 +26,7 @@ TOLERANCE = "rtol = atol = 1e-6"
 # does not change how the checker compares.
 _allclose, _isclose = np.allclose, np.isclose
 
-# Where each topic is taught: (notebook, section), the section being a "## "
-# heading of that notebook or its part before a colon (tests check they exist).
+# Where each topic is taught: (notebook, section), a "## " heading up to its colon
 _01, _02 = "01_embeddings.ipynb", "02_sinusoidal_encoding.ipynb"
 _FORMULA, _COPY = (_02, "The formula"), (_01, "The lookup returns a copy")
 SECTIONS = {
@@ -101,12 +98,12 @@ def failed(*lines, mistake=None):
 
 
 class Stop(Exception):
-    """Carries a failed CheckResult (no mistake named) out of the case loop."""
+    """Carries a failed CheckResult (no mistake named) out of the case loop, and
+    ``desc``, the value the function returned, if it returned."""
 
     def __init__(self, *lines, desc=None):
         super().__init__(lines[0])
-        self.result = failed(*lines)
-        self.desc = desc  # the value the function returned, if it returned
+        self.result, self.desc = failed(*lines), desc
 
 
 # -- the rules every judge applies: the checkers, run_commands and the grader --
@@ -115,21 +112,14 @@ _WHY_ARRAY = (
     "The next step adds a row and an encoding, and Python's + joins lists and "
     "tuples instead of adding their numbers: return a numpy array."
 )
-_WHY_DTYPE = {
-    "integers": "Integers keep nothing after the decimal point (0.8415 becomes 0): "
-    "return floats.",
-    "float16": "float16 keeps about 3 decimals: return float64 (float32 passes too).",
-}
 
 
 def imported(task, module, name):
-    """Why the function is not the learner's: it is the library's own ``task``
-    (its ``__module__`` and ``__name__`` say so); else None.
+    """Why the function (its ``__module__`` and ``__name__``) is not the
+    learner's but the library's own ``task``; else None.
 
     >>> imported("lookup", "posenc_lib.embedding", "lookup")
     "this is posenc_lib's own lookup, imported, not one written in the notebook"
-    >>> imported("lookup", "__main__", "lookup") is None
-    True
     """
     library = isinstance(module, str) and module.split(".")[0] == "posenc_lib"
     if not library or name != task:
@@ -138,26 +128,24 @@ def imported(task, module, name):
 
 
 def dtype_problem(desc):
-    """``(reason, why)`` if an answer (described) holds integers or float16.
-
-    >>> dtype_problem({"type": "ndarray", "dtype": "float16"})[0]
-    'your function returns float16 numbers'
-    """
+    """``(reason, why)`` if an answer (described) holds integers or float16."""
     dtype = str(desc.get("dtype", ""))
     if dtype.startswith(("int", "uint")):
-        reason = f"your function returns integers (dtype {dtype})"
-        return reason, _WHY_DTYPE["integers"]
+        return (
+            f"your function returns integers (dtype {dtype})",
+            "Integers keep nothing after the decimal point (0.8415 becomes 0): "
+            "return floats.",
+        )
     if dtype == "float16":
-        return "your function returns float16 numbers", _WHY_DTYPE["float16"]
+        return (
+            "your function returns float16 numbers",
+            "float16 keeps about 3 decimals: return float64 (float32 passes too).",
+        )
     return None
 
 
 def type_problem(desc):
-    """``(reason, why)`` if an answer (described) is not a numpy array, else None.
-
-    >>> type_problem({"type": "list", "len": 4})[0]
-    'your function returns a list, not a numpy array'
-    """
+    """``(reason, why)`` if an answer (described) is not a numpy array, else None."""
     if desc.get("array"):
         return None
     return f"your function returns a {desc['type']}, not a numpy array", _WHY_ARRAY
@@ -208,14 +196,13 @@ def show(array, decimals=4):
 def read_case(name, case, report):
     """``(answer, value description)`` of one case, or raise Stop saying why not."""
     answer, problem = read_report(report, case.expected.shape)
+    tried, shape = f"Tried:    {case.call}", case.expected.shape
     if problem is None:
         dtype = dtype_problem(report["value"])
         if dtype is None:
             return answer, report["value"]
-        tried = f"Tried:    {case.call}"
         raise Stop(f"{name}: not right yet; {dtype[0]}.", tried, dtype[1], see(name))
     kind, detail = problem
-    tried, shape = f"Tried:    {case.call}", case.expected.shape
     if kind == "error" and "NotImplementedError" in detail.get("classes", ()):
         raise Stop(
             f"{name}: not implemented yet.",
@@ -276,12 +263,9 @@ def first_difference(case, answer):
 
 
 def _angle_report(case, answer):
-    """For an encoding: the first pair that differs, the angle expected and got.
-
-    The learner's angle is ``arctan2`` of their (sin, cos) columns, taken within
-    half a turn of the expected one; two numbers off the unit circle are no
-    angle's, and that is said.
-    """
+    """For an encoding: the first pair that differs, the angle expected and the
+    learner's (``arctan2`` of their columns, within half a turn of the expected
+    one), or that their two numbers are off the unit circle."""
     _, expected, answer, pos = _first_row(case, answer)
     column = int(np.flatnonzero(~_isclose(answer, expected, RTOL, ATOL))[0])
     pair, d = column // 2, expected.shape[0]
@@ -310,8 +294,10 @@ def diagnose(name, cases, answers, descs, candidates, *, conventions=None, hints
     ``candidates`` (a mistake id or a usual bug, -> its answers on ``cases``).
     """
     wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
-    pairs = zip(cases, descs, strict=True)
-    listed = [(case, type_problem(desc)) for case, desc in pairs if type_problem(desc)]
+    listed = [
+        (case, type_problem(desc)) for case, desc in zip(cases, descs, strict=True)
+    ]
+    listed = [(case, problem) for case, problem in listed if problem]
     if not wrong and listed:  # the right numbers, in a list or a tuple
         case, (reason, why) = listed[0]
         tried = f"Tried:    {case.call}"
@@ -344,8 +330,7 @@ def diagnose(name, cases, answers, descs, candidates, *, conventions=None, hints
 
 
 def mistake_result(name, mistake, where):
-    """A failed result naming ``mistake``, the id of one of the lesson's
-    mistakes or of a usual bug (:data:`._usual_bugs.BUGS`)."""
+    """A failed result naming ``mistake``, a lesson's mistake or a usual bug."""
     if mistake in MISTAKES:
         record = MISTAKES[mistake]
         headline = f"{name}: not right yet; this is the mistake '{mistake}'."
@@ -382,3 +367,87 @@ def _convention_result(name, convention, where):
         see(name),
     ]
     return CheckResult(False, None, "\n".join(lines), convention=convention)
+
+
+# -- the usual bugs outside the lesson's list ---------------------------------
+
+
+@dataclass(frozen=True)
+class Bug:
+    """A usual bug: ``what`` the answer looks like, ``lines`` saying what went
+    wrong, and ``rows(positions, d)``, its answers (n, d), computed with the
+    library's functions.
+
+    >>> BUGS["off-by-one"].rows([0], 2).round(4)
+    array([[0.8415, 0.5403]])
+    """
+
+    what: str
+    lines: tuple
+    rows: object
+
+
+def _interleaved(angle):
+    """sin and cos of each angle side by side, (n, d/2) -> (n, d)."""
+    return np.stack([np.sin(angle), np.cos(angle)], axis=-1).reshape(len(angle), -1)
+
+
+#: id -> :class:`Bug`, in the order they are tried
+BUGS = {
+    "positions-ignored": Bug(
+        "the positions given were ignored: row k is PE[k]",
+        (
+            "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
+            "whatever positions holds.",
+            "Row k must be PE[positions[k]]: compute the angles from the positions "
+            "themselves.",
+        ),
+        lambda ps, d: sinusoidal_positions(range(len(ps)), d),
+    ),
+    "positions-sorted": Bug(
+        "the positions were sorted first",
+        (
+            "Your rows are the encodings of sorted(positions).",
+            "Row k must be PE[positions[k]], in the order given (the card: positions "
+            "come in any order, repeats allowed).",
+        ),
+        lambda ps, d: sinusoidal_positions(sorted(ps), d),
+    ),
+    "off-by-one": Bug(
+        "it looks off by one: your answer for position p is PE[p + 1]",
+        (
+            "Positions count from 0: the first token is at position 0, and PE[0] is "
+            "[0, 1, 0, 1, ...].",
+            "Use the position as given; do not add 1 to it.",
+        ),
+        lambda ps, d: sinusoidal_positions([p + 1 for p in ps], d),
+    ),
+    "multiplied": Bug(
+        "it looks like multiply instead of divide",
+        (
+            "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
+            "so the later pairs turn fastest.",
+            "In the formula the position is divided by 10000 ** (2 * pair / d), so "
+            "the later pairs turn slowest.",
+        ),
+        lambda ps, d: _interleaved(np.outer(ps, 1 / frequencies(d))),
+    ),
+    "degrees": Bug(
+        "it looks like the angle was read as degrees",
+        (
+            "Your sines and cosines are those of angle * pi / 180, as if the angle "
+            "were in degrees (math.radians(angle), or a calculator in DEG mode).",
+            "The formula's angle is already in radians, which is what np.sin, np.cos, "
+            "math.sin and math.cos take: pass it as it is.",
+        ),
+        lambda ps, d: _interleaved(np.radians(np.outer(ps, frequencies(d)))),
+    ),
+}
+#: the ids of the bugs a ``pos_encoding(pos, d)`` can make, in the order tried
+POS_ENCODING_BUGS = ("off-by-one", "multiplied", "degrees")
+#: those of ``sinusoidal_positions(positions, d_model)``
+SINUSOIDAL_POSITIONS_BUGS = (
+    "positions-ignored",
+    "positions-sorted",
+    *POS_ENCODING_BUGS,
+)

@@ -4,9 +4,9 @@ Each checker calls your function on a fixed bank of cases in a child process
 (:mod:`.guard`; an error, an exit or an endless loop becomes a verdict). The
 reports come back as plain data (:mod:`.reports`), and :func:`judge`, which
 the class grader calls too, compares the answers with the library's, then with
-the lesson's mistakes, the usual bugs (:mod:`._usual_bugs`) and other
-libraries' layouts. The bank parts every mistake from every other and from the
-right answer (width 6 parts ``integer-power``'s divisor 21 from 21.5443).
+other libraries' layouts, the lesson's mistakes and the usual bugs. The bank
+parts every mistake from every other and from the right answer (width 6 parts
+``integer-power``'s divisor 21 from 21.5443).
 """
 
 import json
@@ -21,6 +21,9 @@ from ..positional import pos_encoding as _right_pos_encoding
 from ..positional import sinusoidal_positions as _right_sinusoidal_positions
 from ..validation import check_callable, check_seconds
 from ._checking import (
+    BUGS,
+    POS_ENCODING_BUGS,
+    SINUSOIDAL_POSITIONS_BUGS,
     Case,
     CheckResult,
     Stop,
@@ -33,7 +36,6 @@ from ._checking import (
     see,
     show,
 )
-from ._usual_bugs import BUGS, POS_ENCODING_BUGS, SINUSOIDAL_POSITIONS_BUGS
 from .reports import read_answer, run_calls, value_of
 
 __all__ = [
@@ -98,22 +100,29 @@ def case_args(task):
     return [case.args for case in _CASES[task]()]
 
 
-def _read_all(name, cases, reports):
-    """``(answers, descriptions)`` of every case; Stop at the first that failed."""
-    pairs = zip(cases, reports, strict=False)
-    runs = [read_case(name, case, report) for case, report in pairs]
-    if len(runs) < len(cases):
+def _read_all(task, cases, reports):
+    """``(answers, descriptions)`` of every case, or the failed result of the
+    first that failed (for ``lookup``: also a column, a changed table, a view)."""
+    answers, descs = [], []
+    for case, report in zip(cases, reports, strict=False):
+        try:
+            answer, desc = read_case(task, case, report)
+        except Stop as stop:
+            column = _column_result(case, stop.desc) if task == "lookup" else None
+            return column or stop.result
+        table = task == "lookup" and _what_happened_to_the_table(case, report, answer)
+        if table:
+            return table
+        answers.append(answer)
+        descs.append(desc)
+    if len(answers) < len(cases):
         raise ValueError(f"{len(reports)} reports for {len(cases)} cases")
-    return [answer for answer, _ in runs], [desc for _, desc in runs]
+    return answers, descs
 
 
-def _judge_encoding(task, reports):
+def _diagnose_encoding(task, cases, answers, descs):
     """The verdict on ``pos_encoding`` or ``sinusoidal_positions``."""
-    cases, one = _CASES[task](), task == "pos_encoding"  # one: a row of the table
-    try:
-        answers, descs = _read_all(task, cases, reports)
-    except Stop as stop:
-        return stop.result
+    one = task == "pos_encoding"  # one row of the table
 
     def each(table):  # table(positions, d): what it answers to every case
         if one:
@@ -131,16 +140,15 @@ def _judge_encoding(task, reports):
 
 
 def _changes(before, after):
-    """Lines showing the rows of a table that differ, before and after (a case's
-    table has 3 or 5 rows: all are shown)."""
+    """Lines showing each row of a table that differs, before and after."""
     if before.shape != after.shape:  # resized in place
         return [f"  its shape went from {before.shape} to {after.shape}."]
     rows = np.flatnonzero(~((before == after) | (np.isnan(before) & np.isnan(after))))
-    lines = []
-    for row in np.unique(rows // before.shape[1]):
-        lines.append(f"  table[{row}] before: {show(before[row])}")
-        lines.append(f"  table[{row}] after:  {show(after[row])}")
-    return lines
+    return [
+        f"  table[{row}] {when} {show(table[row])}"
+        for row in np.unique(rows // before.shape[1])
+        for when, table in (("before:", before), ("after: ", after))
+    ]
 
 
 def _what_happened_to_the_table(case, report, answer):
@@ -200,25 +208,14 @@ def _column_result(case, desc):
     )
 
 
-def _judge_lookup(reports):
-    cases, answers, descs = _lookup_cases(), [], []
-    for case, report in zip(cases, reports, strict=False):
-        try:
-            answer, desc = read_case("lookup", case, report)
-        except Stop as stop:
-            return _column_result(case, stop.desc) or stop.result
-        table_result = _what_happened_to_the_table(case, report, answer)
-        if table_result is not None:
-            return table_result
-        answers.append(answer)
-        descs.append(desc)
-    if len(answers) < len(cases):
-        raise ValueError(f"{len(reports)} reports for {len(cases)} cases")
-    wrong = [i for i, case in enumerate(cases) if not close(answers[i], case.expected)]
+def _diagnose_lookup(cases, answers, descs):
+    wrong = [
+        (c, a) for c, a in zip(cases, answers, strict=True) if not close(a, c.expected)
+    ]
     hints = []
     if wrong:
-        (table, token_id), answer = cases[wrong[0]].args, answers[wrong[0]]
-        rows = [j for j in range(len(table)) if close(answer, table[j])]
+        (table, token_id), answer = wrong[0][0].args, wrong[0][1]
+        rows = [j for j, row in enumerate(table) if close(answer, row)]
         if rows and rows[0] != token_id:
             hints = [
                 f"That is row {rows[0]} of the table; row {token_id} was asked for."
@@ -253,9 +250,13 @@ def judge(task, reports, module=None, name=None):
     own = imported(task, module, name)
     if own is not None:
         return failed(f"{task}: {own}.")
+    cases = _CASES[task]()
+    read = _read_all(task, cases, reports)
+    if isinstance(read, CheckResult):
+        return read
     if task == "lookup":
-        return _judge_lookup(reports)
-    return _judge_encoding(task, reports)
+        return _diagnose_lookup(cases, *read)
+    return _diagnose_encoding(task, cases, *read)
 
 
 def _check(task, fn, time_limit):
@@ -295,20 +296,10 @@ def check_pos_encoding(fn, *, time_limit=None):
 
 
 def check_lookup(fn, *, time_limit=None):
-    """Check a learner's ``lookup(table, token_id)``, including ``added-to-table``.
+    """Check a learner's ``lookup(table, token_id)``: row ``token_id`` of
+    ``table`` as a new array (a writeable view is ``'added-to-table'``).
 
-    Parameters
-    ----------
-    fn : callable
-        ``fn(table, token_id)`` returning row ``token_id`` of ``table`` as a new array.
-    time_limit : float, optional
-        Seconds each call of ``fn`` may take, default 5.
-
-    Returns
-    -------
-    CheckResult
-        As :func:`check_pos_encoding`; ``mistake`` is ``'added-to-table'`` for a
-        writeable view of the table.
+    Parameters and the result as :func:`check_pos_encoding`.
 
     Examples
     --------
@@ -319,19 +310,10 @@ def check_lookup(fn, *, time_limit=None):
 
 
 def check_sinusoidal_positions(fn, *, time_limit=None):
-    """Check a learner's vectorised ``sinusoidal_positions(positions, d_model)``.
+    """Check a learner's ``sinusoidal_positions(positions, d_model)``: an array
+    (len(positions), d_model), its mistakes recognised row by row.
 
-    Parameters
-    ----------
-    fn : callable
-        ``fn(positions, d_model)`` returning an array (len(positions), d_model).
-    time_limit : float, optional
-        Seconds each call of ``fn`` may take, default 5.
-
-    Returns
-    -------
-    CheckResult
-        As :func:`check_pos_encoding`, the mistakes recognised row by row.
+    Parameters and the result as :func:`check_pos_encoding`.
 
     Examples
     --------

@@ -6,11 +6,10 @@ Usage::
     posenc run - < lesson.txt                  # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
-Each query's line goes to standard output as soon as it is computed; the first
-bad line's message (``line N: ...``) to standard error. With ``--solution``
-your ``lookup`` and/or ``pos_encoding`` run in a child process that loads your
-file (:mod:`.guard`), each call timed (``--time-limit``); whatever a call does
-is a ``line N:`` error. Never a Python traceback: see :func:`run_main`.
+Each query's line goes to standard output as soon as it is computed, the first
+bad line's message (``line N: ...``) to standard error, never a traceback. With
+``--solution`` your ``lookup`` and/or ``pos_encoding`` run in a child process
+that loads your file (:mod:`.guard`), each call timed (``--time-limit``).
 """
 
 import errno
@@ -69,14 +68,13 @@ def _read_script(name):
             limit = f"{MAX_SCRIPT_CHARS} bytes (8 MiB), the limit for a script"
             raise _Refused(f"posenc: {shown} is larger than {limit}.")
         return data.decode("utf-8-sig")  # a byte-order mark is skipped
-    except OSError as exc:
-        raise _Refused(f"posenc: cannot read {shown}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise _Refused(f"posenc: cannot read {shown}: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise _Refused(f"posenc: cannot read {shown}: {reason}") from None
 
 
 def _load(path, functions, note):
-    """In the guard's child: run the solution file, keep its functions; report
+    """In the guard's child: run the solution file and keep its functions; report
     which of lookup and pos_encoding it defines (a description of each that is
     not a function), or the error that loading it raised."""
     sys.path.append(os.path.dirname(os.path.abspath(path)))  # its own modules
@@ -91,8 +89,9 @@ def _load(path, functions, note):
         return {"error": describe_error(error)}
     found = {name: vars(module)[name] for name in _NAMES if name in vars(module)}
     functions.update((name, f) for name, f in found.items() if callable(f))
-    defines = {name: None if callable(f) else describe(f) for name, f in found.items()}
-    return {"defines": defines}
+    return {
+        "defines": {n: None if callable(f) else describe(f) for n, f in found.items()}
+    }
 
 
 def _solution(guard, path):
@@ -126,15 +125,6 @@ def _say(message, status=2):
     except (OSError, ValueError):  # closed
         pass
     return status
-
-
-def _silence_stdout():
-    """Point standard output at the null device, so that the flush at exit
-    cannot fail a second time (and print "Exception ignored")."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, AttributeError, ValueError):
-        pass
 
 
 def _run(args):
@@ -202,11 +192,14 @@ def run_main(args):
         return _say(f"posenc: ended by {signal.Signals(signum).name}.", 128 + signum)
     except KeyboardInterrupt:
         return _say("posenc: interrupted.", 130)  # 128 + SIGINT, as shells report
-    except BrokenPipeError:
-        _silence_stdout()
-        return 141  # 128 + SIGPIPE, as `cat` ends under `| head -1`
-    except OSError as exc:  # standard output full or failing
-        _silence_stdout()
+    except (BrokenPipeError, OSError) as exc:  # standard output gone, full, failing
+        # at the null device, the flush at exit cannot fail a second time
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, AttributeError, ValueError):
+            pass
+        if isinstance(exc, BrokenPipeError):
+            return 141  # 128 + SIGPIPE, as `cat` ends under `| head -1`
         return _say(f"posenc: cannot write to standard output: {exc.strerror or exc}")
     finally:
         for signum, handler in old.items():

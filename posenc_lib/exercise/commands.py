@@ -13,11 +13,10 @@ keywords are case-insensitive; numbers are separated by whitespace::
 Numbers are ASCII: an integer is the digits 0-9 with an optional sign (``+007``);
 a table's number may have a decimal point and an exponent (``-.25``, ``2.5E+2``).
 Anything else (``1_0``, ``٣``, ``３``, ``0x10``, ``nan``) is refused by line and
-column. A later TABLE or TOKENS replaces the earlier one. Each query
-prints one line of numbers with exactly 4 decimals. Lines end at ``\n``,
-``\r\n`` or ``\r``; a script holds at most :data:`MAX_SCRIPT_CHARS` characters.
-Your ``lookup`` and ``pos_encoding`` run in a child process (:mod:`.guard`),
-each call timed.
+column. A later TABLE or TOKENS replaces the earlier one. Each query prints one
+line of numbers with exactly 4 decimals. Lines end at ``\n``, ``\r\n`` or ``\r``;
+a script holds at most :data:`MAX_SCRIPT_CHARS` characters. Your ``lookup`` and
+``pos_encoding`` run in a child process (:mod:`.guard`), each call timed.
 """
 
 import math
@@ -28,6 +27,7 @@ import numpy as np
 from .. import embedding, positional
 from ..formatting import format_number, format_numbers
 from ..validation import (
+    MAX_ARRAY_BYTES,
     check_callable,
     check_d_model,
     check_index,
@@ -38,9 +38,10 @@ from ..validation import (
 )
 from ._checking import close, dtype_problem, imported, rounding_problem, type_problem
 from .guard import Guard
-from .reports import call_report, read_report, serve_calls, why
+from .reports import describe as describe_value
+from .reports import read_report, serve_calls, why
 
-__all__ = ["MAX_SCRIPT_CHARS", "CommandError", "run_commands"]
+__all__ = ["MAX_OUTPUT_LINES", "MAX_SCRIPT_CHARS", "CommandError", "run_commands"]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")  # the grammar's two number forms, ASCII only
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -49,6 +50,7 @@ _FORMS = {
     _NUMBER: "a number, in the digits 0-9 (like 0.5, -2 or 1e-3)",
 }
 MAX_SCRIPT_CHARS = 8 * 2**20  # 8 MiB: 1000 rows of 512 numbers take about 5 MB
+MAX_OUTPUT_LINES = 10**6  # and 256 MiB (MAX_ARRAY_BYTES): what run_commands returns
 _USAGE = {
     "TABLE": "TABLE <vocab_size> <d>",
     "TOKENS": "TOKENS <id> <id> ...",
@@ -114,11 +116,11 @@ class _Interpreter:
     def fail(self, message, number=None, column=None):
         raise CommandError(number or self.number, message, column)
 
-    def refuse(self, line, index, what, form, number=None, tail=""):
-        """Fail, by line and column, unless word ``index`` of ``line`` is of
-        ``form`` (a regex of :data:`_FORMS`)."""
-        word = line.split()[index]
+    def refuse(self, word, index, what, form, number=None, tail=""):
+        """Fail, by line and column, unless ``word``, word ``index`` of the line,
+        is of ``form`` (a regex of :data:`_FORMS`)."""
         if form.fullmatch(word) is None:
+            line = self.line if number is None else self.row_line
             message = f"{what} == {_excerpt(word)}, must be {_FORMS[form]}{tail}."
             self.fail(message, number, _column(line, index))
 
@@ -129,9 +131,10 @@ class _Interpreter:
         except (TypeError, ValueError) as exc:
             self.fail(f"{self.command}: {exc}")
 
-    def run(self, text):
-        """Yield each printed line; raise CommandError at the first bad line."""
-        lines = _meaningful_lines(text)
+    def run(self, text, bounded=False):
+        """Yield each printed line; raise CommandError at the first bad line (and,
+        if ``bounded``, past MAX_OUTPUT_LINES lines or MAX_ARRAY_BYTES characters)."""
+        lines, printed, chars = _meaningful_lines(text), 0, 0
         for self.number, self.line in lines:
             keyword, *args = self.line.split()
             self.command = keyword.upper()
@@ -142,7 +145,15 @@ class _Interpreter:
             elif self.command == "TOKENS":
                 self._tokens(args)
             else:
-                yield getattr(self, "_" + self.command.lower())(args)
+                line = getattr(self, "_" + self.command.lower())(args)
+                printed, chars = printed + 1, chars + len(line) + 1
+                if bounded and (printed > MAX_OUTPUT_LINES or chars > MAX_ARRAY_BYTES):
+                    self.fail(
+                        f"the output passes {MAX_OUTPUT_LINES} lines or "
+                        f"{MAX_ARRAY_BYTES} characters (256 MiB), the most "
+                        "run_commands returns; `posenc run` prints any length."
+                    )
+                yield line
 
     def _unknown(self, keyword):
         if not _NUMBER.fullmatch(keyword):
@@ -169,9 +180,7 @@ class _Interpreter:
 
     def _int_arg(self, index, text, name, min_value):
         usage = f"(usage: {_USAGE[self.command]})"
-        self.refuse(
-            self.line, index, f"{self.command}: {name}", _INTEGER, tail=f" {usage}"
-        )
+        self.refuse(text, index, f"{self.command}: {name}", _INTEGER, tail=f" {usage}")
         sign, body = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
         body = body.lstrip("0") or body[:1]  # zero padding is not magnitude
         value = int(sign + body) if len(body) <= 40 else None
@@ -195,6 +204,7 @@ class _Interpreter:
         expects = f"{header} expects {vocab_size} rows of {d} numbers"
         got = f"{row} row{'' if row == 1 else 's'}"
         number, line = next(lines, (None, None))
+        self.row_line = line
         if number is None:
             self.fail(f"{expects}, but the input ends after {got}.")
         words = line.split()
@@ -205,7 +215,7 @@ class _Interpreter:
             self.fail(f"table row {row} has {len(words)} numbers, {expected}.", number)
         for column in range(d):
             what = f"table row {row}, number {column}"
-            self.refuse(line, column, what, _NUMBER, number)
+            self.refuse(words[column], column, what, _NUMBER, number)
             if not math.isfinite(float(words[column])):
                 where = f"{what} == {_excerpt(words[column])}"
                 self.fail(f"{where}, must be a finite number.", number)
@@ -305,16 +315,16 @@ _SAID = {  # how a call that did not answer is told
 _LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
 
 
-def interpret(text, guard=None, names=()):
+def interpret(text, guard=None, names=(), bounded=False):
     """Yield the lines ``text`` prints: ``guard`` answers the calls of ``names``
     (its child holds the learner's functions), the library all others."""
 
     def ask(name, args):
         if name in names:
             return guard.ask((name, args))
-        return call_report(_LIBRARY[name], args)
+        return {"value": describe_value(_LIBRARY[name](*args))}
 
-    yield from _Interpreter(ask).run(text)
+    return _Interpreter(ask).run(text, bounded)
 
 
 def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
@@ -333,7 +343,8 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     Returns
     -------
     str
-        One line per query, joined by newlines (no trailing newline).
+        One line per query, joined by newlines (no trailing newline); at most
+        :data:`MAX_OUTPUT_LINES` lines and 256 MiB.
 
     Raises
     ------
@@ -341,7 +352,8 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
         For a bad argument (``text`` longer than 8 MiB, say).
     CommandError
         At the first bad line (``line N: ...``), including a call of yours that
-        fails in any way; ``.output`` holds the lines printed before it.
+        fails in any way and output past the limits; ``.output`` holds the
+        lines printed before it.
 
     Examples
     --------
@@ -368,7 +380,7 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     # the child starts at the first call; the table reaches it read-only
     with Guard(serve_calls(yours, read_only=True), time_limit) as guard:
         try:
-            for line in interpret(text, guard, yours):
+            for line in interpret(text, guard, yours, bounded=True):
                 output.append(line)
         except CommandError as exc:
             exc.output = output

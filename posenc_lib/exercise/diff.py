@@ -1,9 +1,7 @@
 """Your output beside the reference's, line by line, the first difference marked.
 
-Run a command script twice, with your functions and with the library's:
-:func:`compare_outputs` marks every line that differs and points at the first,
-down to its first differing number. It compares the text as printed, to 4
-decimals (the checkers compare numbers within 1e-6).
+:func:`compare_outputs` compares the text as printed, to 4 decimals (the
+checkers compare numbers within 1e-6), down to the first differing number.
 """
 
 import html
@@ -13,9 +11,9 @@ from dataclasses import dataclass
 from ..formatting import is_number
 from ..validation import describe
 
-__all__ = ["OutputComparison", "compare_outputs"]
+__all__ = ["MAX_LINES", "OutputComparison", "compare_outputs"]
 
-_MISSING = "(no line)"
+MAX_LINES = 10**6  # lines of each output compared (a run_commands output's most)
 #: how a line is marked, as text and as HTML: the first that differs, a later one
 _MARKS = {
     "first": (">>", "&#9654;", " style='background: #ffcdd2; font-weight: bold'"),
@@ -64,11 +62,14 @@ class OutputComparison:
         return f"OutputComparison(same={self.same}, first={self.first})"
 
     def _marked(self):
-        """``(mark, number, mine, reference)`` of each line, as text (a key of
-        :data:`_MARKS`, then the line number and the two lines)."""
+        """``(mark, number, mine, reference)`` of each line (mark: a key of
+        :data:`_MARKS`; a missing line: "(no line)")."""
         for number, (mine, reference) in enumerate(self.rows, start=1):
             mark = "first" if number == self.first else "later" * (mine != reference)
-            yield mark, number, _text(mine), _text(reference)
+            mine, reference = (
+                "(no line)" if x is None else x for x in (mine, reference)
+            )
+            yield mark, number, mine, reference
 
     def __str__(self):
         width = max([len("yours")] + [len(mine) for _, _, mine, _ in self._marked()])
@@ -97,10 +98,6 @@ class OutputComparison:
         )
 
 
-def _text(line):
-    return _MISSING if line is None else line
-
-
 def _first_word(mine, reference):
     """', number N: yours X, reference Y' for the first differing number."""
     if mine is None or reference is None:
@@ -127,15 +124,25 @@ def _rounded(mine, reference):
 
 
 def _lines(value, name):
-    """``value`` as a list of lines, stripped of trailing spaces; or a TypeError."""
+    """``value`` as a list of lines, stripped of trailing spaces; a TypeError if
+    it is not text, a ValueError past :data:`MAX_LINES` (counted first)."""
     if isinstance(value, str):
-        return [line.rstrip() for line in value.strip("\n").split("\n")]
-    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-        return [line.rstrip() for line in value]
-    raise TypeError(
-        f"{name} == {describe(value)}, must be a str (the printed output) or a "
-        "list of str (its lines)."
-    )
+        value = value.strip("\n")
+        count = value.count("\n") + 1
+    elif isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        count = len(value)
+    else:
+        raise TypeError(
+            f"{name} == {describe(value)}, must be a str (the printed output) or a "
+            "list of str (its lines)."
+        )
+    if count > MAX_LINES:
+        raise ValueError(
+            f"{name} has {count} lines, more than the {MAX_LINES} compare_outputs "
+            "compares (posenc_lib.exercise.diff.MAX_LINES)."
+        )
+    lines = value.split("\n") if isinstance(value, str) else value
+    return [line.rstrip() for line in lines]
 
 
 def compare_outputs(mine, reference):
@@ -143,21 +150,22 @@ def compare_outputs(mine, reference):
 
     Parameters
     ----------
-    mine : str or list of str
-        Your output, e.g. ``run_commands(script, lookup=lookup)``.
-    reference : str or list of str
-        The reference output, e.g. ``run_commands(script)``.
+    mine, reference : str or list of str
+        Your output (``run_commands(script, lookup=lookup)``) and the
+        reference's (``run_commands(script)``), each at most :data:`MAX_LINES`
+        lines. Trailing spaces and a final newline are ignored; nothing else is.
 
     Returns
     -------
     OutputComparison
         ``print()`` it for a text table, or let a notebook show it as HTML.
-        Trailing spaces and a final newline are ignored; nothing else is.
 
     Raises
     ------
     TypeError
         If ``mine`` or ``reference`` is neither a str nor a list of str.
+    ValueError
+        If one has more than :data:`MAX_LINES` lines.
 
     Examples
     --------
@@ -166,8 +174,6 @@ def compare_outputs(mine, reference):
           yours          reference
         1 0.5000 1.0000  0.5000 1.0000
     >>  2 2.0000         1.5403
-    >>> compare_outputs("1.0000", ["1.0000"]).same
-    True
     """  # noqa: E501
     mine, reference = _lines(mine, "mine"), _lines(reference, "reference")
     rows = tuple(itertools.zip_longest(mine, reference))

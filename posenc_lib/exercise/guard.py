@@ -3,22 +3,18 @@
 Threat model: in a learner's own session (the checkers, ``run_commands``,
 ``posenc run --solution``) this guards against *accidents*: an endless loop, any
 exception, ``sys.exit()`` or ``os._exit()``, ``input()``, huge output, a fork, a
-module named like a standard one (``numpy.py``) in the working folder. Not
-against a learner attacking their own kernel, which any cell can do: the class
-grader boxes each kernel for that and copies this module into the box, so it
-imports the standard library only.
+``numpy.py`` in the working folder. Not against a learner attacking their own
+kernel, which any cell can do: the class grader boxes each kernel for that and
+copies this module into the box, so it imports the standard library only.
 
-:class:`Guard` forks a child once; the child answers each request with
-``serve(request, note)`` (plain data) and what it printed. The child drops
-``''`` and the working folder from ``sys.path``; runs in its own process group,
-killed as a whole past the time limit, when the guard is closed and (Linux) when
-the parent dies; reads standard input from /dev/null (``input()`` raises
-EOFError); writes standard output and error, at the fd level, into a capture
-file of at most :data:`FILE_LIMIT` bytes; and answers on one pipe, itself only
-(a copy forked by the learner's code ends silently). The time limit runs from
-each ``note(...)``, sent just before learner code runs. Without ``os.fork``
-(Windows) a request is served in this process: no time limit, no capture, no
-guard against ``os._exit()`` or ``input()`` (README and docs/ranges.md say so).
+:class:`Guard` forks a child once, which drops ``''`` and the working folder from
+``sys.path``, runs in its own process group (killed as a whole past the time
+limit, when the guard is closed and, on Linux, when the parent dies), reads
+standard input from /dev/null, writes standard output and error, at the fd
+level, into a capture file of at most :data:`FILE_LIMIT` bytes, and answers on
+one pipe, itself only (a copy forked by the learner's code ends silently).
+Without ``os.fork`` (Windows) a request is served in this process: no time
+limit, no capture, no guard against ``os._exit()`` or ``input()``.
 """
 
 import builtins
@@ -45,9 +41,10 @@ class Guard:
     ----------
     serve : callable
         ``serve(request, note)``, run in the child, returns a dict of plain data;
-        it calls ``note(data)`` just before learner code runs.
+        it calls ``note(data)`` just before learner code runs, and the time limit
+        runs from each note.
     time_limit : float, optional
-        Seconds from each note (checked by the caller); default :data:`TIME_LIMIT`.
+        Seconds (checked by the caller); default :data:`TIME_LIMIT`.
 
     Examples
     --------

@@ -1,20 +1,18 @@
 """What a learner's function did on one call, as plain data: its report.
 
 In the guard's child (:mod:`.guard`) each call becomes a dict that JSON carries
-unchanged (:func:`call_report`), read back by the caller (:func:`read_report`)
-and judged by :func:`.checkers.judge`. It holds ``"value"``, what the call
-returned (:func:`describe`), with ``"view": {"arg": i, "writeable": bool}`` if it
-shares memory with array argument i; or ``"error"`` (:func:`describe_error`); or,
-from the guard, ``"timeout"`` (seconds; ``"doing": "reading"`` keeps the value's
-or error's type) or ``"ended"``; then ``"changed"``, ``{i: value}`` for each
-array argument changed in place, and ``"printed"``.
+unchanged (:func:`call_report`): ``"value"``, what it returned (:func:`describe`;
+with ``"view": {"arg": i, "writeable": bool}`` if it shares memory with array
+argument i), or ``"error"`` (:func:`describe_error`), or, from the guard,
+``"timeout"`` (seconds) or ``"ended"``; then ``"changed"``, ``{i: value}`` for
+each array argument changed in place, and ``"printed"``. The caller reads it
+back (:func:`read_report`) and :func:`.checkers.judge` judges it.
 
 A public contract: the class grader copies this module and :mod:`.guard` into
 each learner's box as they are (``REAL_MODULES`` in
-``tools/posenc_tools/grading/box.py``), and the box's cell calls
-:func:`run_calls` (``grading/verdicts.py``). So it imports only the standard
-library, numpy and :mod:`.guard`, and the names of ``__all__`` keep their
-signatures.
+``tools/posenc_tools/grading/box.py``) and calls :func:`run_calls` there
+(``grading/verdicts.py``): it imports only the standard library, numpy and
+:mod:`.guard`, and the names of ``__all__`` keep their signatures.
 """
 
 import reprlib
@@ -180,11 +178,25 @@ def why(error):
 
 
 def value_of(desc):
-    """The value a report describes, rebuilt from plain data (lists, arrays)."""
+    """The value a report describes, rebuilt from plain data (lists, arrays).
+
+    Only numbers are rebuilt (a report comes from a learner's box: a dtype of
+    2 GB strings is refused before anything is allocated).
+
+    >>> value_of({"type": "ndarray", "dtype": "S2000000000", "data": [1]})
+    Traceback (most recent call last):
+    ...
+    ValueError: a ndarray of dtype 'S2000000000' described with numbers
+    """
     if "items" in desc:
         return [value_of(item) for item in desc["items"]]
     if "data" in desc:
-        return np.array(desc["data"], dtype=desc["dtype"]).reshape(desc["shape"])
+        dtype = np.dtype(desc["dtype"])
+        if dtype.kind not in "biuf" or dtype.itemsize > 16:
+            raise ValueError(
+                f"a {desc['type']} of dtype {desc['dtype']!r} described with numbers"
+            )
+        return np.array(desc["data"], dtype=dtype).reshape(desc["shape"])
     if "dtype" in desc:  # not numbers: only the dtype matters
         return np.empty(0, dtype=desc["dtype"])
     if "value" in desc or desc["type"] == "NoneType":
