@@ -33,7 +33,7 @@ from posenc_lib.exercise._checking import (
     SINUSOIDAL_POSITIONS_BUGS,
     see,
 )
-from posenc_lib.exercise.checkers import _pos_encoding_cases, _positions_cases, judge
+from posenc_lib.exercise.checkers import _cases, judge
 from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -96,8 +96,8 @@ def test_each_bug_answers_what_a_learner_who_makes_it_answers(bug):
 
 def test_the_banks_separate_every_bug_mistake_and_the_right_answer():
     for cases, bugs in [
-        (_pos_encoding_cases(), POS_ENCODING_BUGS),
-        (_positions_cases(), SINUSOIDAL_POSITIONS_BUGS),
+        (_cases("pos_encoding"), POS_ENCODING_BUGS),
+        (_cases("sinusoidal_positions"), SINUSOIDAL_POSITIONS_BUGS),
     ]:
         table = [(np.atleast_1d(c.args[0]).tolist(), c.args[1]) for c in cases]
         answers = {"right": [sinusoidal_positions(*t) for t in table]}
@@ -117,11 +117,11 @@ def test_the_banks_separate_every_bug_mistake_and_the_right_answer():
 
 
 def test_the_banks_expected_answers_match_plain_math():
-    for case in _pos_encoding_cases():
+    for case in _cases("pos_encoding"):
         np.testing.assert_allclose(
             case.expected, learner_functions.pe_loop_list(*case.args)
         )
-    for case in _positions_cases():
+    for case in _cases("sinusoidal_positions"):
         right = learner_functions.sp_array_of_lists(*case.args)
         np.testing.assert_allclose(case.expected, right)
         np.testing.assert_allclose(sinusoidal_positions(*case.args), right)

@@ -1,8 +1,6 @@
-"""The learner's exercise (chapter 03): :func:`run_commands` runs the command
-language (:mod:`.commands`, ``posenc run``: :mod:`.cli`), :func:`compare_outputs`
-puts your output beside the reference's (:mod:`.diff`), and the checkers name
-the mistake your function makes (:mod:`.checkers`, in a child process:
-:mod:`.guard`).
+"""The learner's exercise (chapter 03): the command language (:func:`run_commands`,
+``posenc run``), :func:`compare_outputs`, and the checkers, which name the
+mistake your function makes.
 
 >>> check_pos_encoding(MISTAKES["sine-only"]).mistake
 'sine-only'

@@ -1,15 +1,15 @@
 """How a checker judges: the reports of a learner's calls against the answers.
 
-:func:`read_case` reads one call's report (:mod:`.reports`) or stops the check
-(:class:`Stop`); :func:`diagnose` compares the answers with the right ones within
-:data:`TOLERANCE` (float32 passes), then with other libraries' layouts, rounding,
-the lesson's mistakes and the usual bugs (:data:`BUGS`). The rules every judge
-applies (the checkers, the grader through :func:`.checkers.judge`,
-``run_commands``) are here once, in this order: :func:`imported`,
-:func:`dtype_problem`, :func:`rounding_problem`, then :func:`type_problem`.
+:func:`read_case` reads one call's report (:mod:`.reports`) or stops the check;
+:func:`diagnose` compares the answers with the right ones within
+:data:`TOLERANCE`, then with other layouts, rounding, the lesson's mistakes and
+the usual bugs (:data:`BUGS`). The rules every judge applies (the checkers, the
+grader, ``run_commands``) are here once: :func:`imported`, :func:`dtype_problem`,
+:func:`rounding_problem`, then :func:`type_problem`.
 """
 
 import html
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,12 +45,11 @@ class CheckResult:
     Attributes
     ----------
     passed : bool
-    mistake : str or None
-        The id of the common mistake the answers match, if any.
+    mistake, convention : str or None
+        The id of the common mistake the answers match, or of another
+        library's valid layout the answer follows (default None), if any.
     message : str
         Its first line says what is wrong, the next ones show it.
-    convention : str or None, default None
-        The id of another library's valid layout the answer follows, if any.
 
     Examples
     --------
@@ -85,11 +84,7 @@ class CheckResult:
         )
 
 
-@dataclass(frozen=True)
-class Case:
-    args: tuple
-    call: str  # how the call reads, e.g. "pos_encoding(3, 4)"
-    expected: np.ndarray
+Case = namedtuple("Case", "args call expected")  # call: "pos_encoding(3, 4)"
 
 
 def failed(*lines, mistake=None):
@@ -108,19 +103,10 @@ class Stop(Exception):
 
 # -- the rules every judge applies: the checkers, run_commands and the grader --
 
-_WHY_ARRAY = (
-    "The next step adds a row and an encoding, and Python's + joins lists and "
-    "tuples instead of adding their numbers: return a numpy array."
-)
-
 
 def imported(task, module, name):
     """Why the function (its ``__module__`` and ``__name__``) is not the
-    learner's but the library's own ``task``; else None.
-
-    >>> imported("lookup", "posenc_lib.embedding", "lookup")
-    "this is posenc_lib's own lookup, imported, not one written in the notebook"
-    """
+    learner's but the library's own ``task``; else None."""
     library = isinstance(module, str) and module.split(".")[0] == "posenc_lib"
     if not library or name != task:
         return None
@@ -148,16 +134,16 @@ def type_problem(desc):
     """``(reason, why)`` if an answer (described) is not a numpy array, else None."""
     if desc.get("array"):
         return None
-    return f"your function returns a {desc['type']}, not a numpy array", _WHY_ARRAY
+    return (
+        f"your function returns a {desc['type']}, not a numpy array",
+        "The next step adds a row and an encoding, and Python's + joins lists and "
+        "tuples instead of adding their numbers: return a numpy array.",
+    )
 
 
 def rounding_problem(answers, expected):
     """``(reason, why)`` if the answers are the expected ones rounded to 1 to 6
-    decimals (and not within the tolerance), else None.
-
-    >>> rounding_problem([np.array([0.1411])], [np.array([np.sin(3)])])[0]
-    'your function returns values rounded to 4 decimals'
-    """
+    decimals (and not within the tolerance), else None."""
     pairs = list(zip(answers, expected, strict=True))
     if all(close(a, e) for a, e in pairs):
         return None
@@ -173,11 +159,7 @@ def close(a, b):
 
 
 def see(key):
-    """Where the course teaches ``key``: sections of the chapters' notebooks.
-
-    >>> see("integer-division")
-    'See chapter 02: "The formula"; chapter 05: "4. `integer-division`".'
-    """
+    """Where the course teaches ``key``: 'See chapter 02: "The formula"; ...'."""
     chapters = {}
     for notebook, section in SECTIONS[key]:
         chapters.setdefault(notebook[:2], []).append(f'"{section}"')
@@ -338,7 +320,7 @@ def mistake_result(name, mistake, where):
         lines = [headline, *where, record.explanation, probably, see(mistake)]
         return failed(*lines, mistake=mistake)
     bug = BUGS[mistake]
-    return failed(f"{name}: not right yet; {bug.what}.", *where, *bug.lines, see(name))
+    return failed(f"{name}: not right yet; {bug.what}.", *where, bug.lines, see(name))
 
 
 _CHANGE = {
@@ -371,20 +353,9 @@ def _convention_result(name, convention, where):
 
 # -- the usual bugs outside the lesson's list ---------------------------------
 
-
-@dataclass(frozen=True)
-class Bug:
-    """A usual bug: ``what`` the answer looks like, ``lines`` saying what went
-    wrong, and ``rows(positions, d)``, its answers (n, d), computed with the
-    library's functions.
-
-    >>> BUGS["off-by-one"].rows([0], 2).round(4)
-    array([[0.8415, 0.5403]])
-    """
-
-    what: str
-    lines: tuple
-    rows: object
+#: a usual bug: what its answer looks like, what went wrong, and its answers
+#: ``rows(positions, d)``, (n, d), computed with the library's functions
+Bug = namedtuple("Bug", "what lines rows")
 
 
 def _interleaved(angle):
@@ -396,50 +367,37 @@ def _interleaved(angle):
 BUGS = {
     "positions-ignored": Bug(
         "the positions given were ignored: row k is PE[k]",
-        (
-            "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
-            "whatever positions holds.",
-            "Row k must be PE[positions[k]]: compute the angles from the positions "
-            "themselves.",
-        ),
+        "Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), "
+        "whatever positions holds.\nRow k must be PE[positions[k]]: compute the "
+        "angles from the positions themselves.",
         lambda ps, d: sinusoidal_positions(range(len(ps)), d),
     ),
     "positions-sorted": Bug(
         "the positions were sorted first",
-        (
-            "Your rows are the encodings of sorted(positions).",
-            "Row k must be PE[positions[k]], in the order given (the card: positions "
-            "come in any order, repeats allowed).",
-        ),
+        "Your rows are the encodings of sorted(positions).\nRow k must be "
+        "PE[positions[k]], in the order given (the card: positions come in any "
+        "order, repeats allowed).",
         lambda ps, d: sinusoidal_positions(sorted(ps), d),
     ),
     "off-by-one": Bug(
         "it looks off by one: your answer for position p is PE[p + 1]",
-        (
-            "Positions count from 0: the first token is at position 0, and PE[0] is "
-            "[0, 1, 0, 1, ...].",
-            "Use the position as given; do not add 1 to it.",
-        ),
+        "Positions count from 0: the first token is at position 0, and PE[0] is "
+        "[0, 1, 0, 1, ...].\nUse the position as given; do not add 1 to it.",
         lambda ps, d: sinusoidal_positions([p + 1 for p in ps], d),
     ),
     "multiplied": Bug(
         "it looks like multiply instead of divide",
-        (
-            "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, "
-            "so the later pairs turn fastest.",
-            "In the formula the position is divided by 10000 ** (2 * pair / d), so "
-            "the later pairs turn slowest.",
-        ),
+        "Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, so "
+        "the later pairs turn fastest.\nIn the formula the position is divided by "
+        "10000 ** (2 * pair / d), so the later pairs turn slowest.",
         lambda ps, d: _interleaved(np.outer(ps, 1 / frequencies(d))),
     ),
     "degrees": Bug(
         "it looks like the angle was read as degrees",
-        (
-            "Your sines and cosines are those of angle * pi / 180, as if the angle "
-            "were in degrees (math.radians(angle), or a calculator in DEG mode).",
-            "The formula's angle is already in radians, which is what np.sin, np.cos, "
-            "math.sin and math.cos take: pass it as it is.",
-        ),
+        "Your sines and cosines are those of angle * pi / 180, as if the angle were "
+        "in degrees (math.radians(angle), or a calculator in DEG mode).\nThe "
+        "formula's angle is already in radians, which is what np.sin, np.cos, "
+        "math.sin and math.cos take: pass it as it is.",
         lambda ps, d: _interleaved(np.radians(np.outer(ps, frequencies(d)))),
     ),
 }

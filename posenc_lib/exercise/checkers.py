@@ -1,10 +1,8 @@
 """Checkers for the exercise: run your function, then name the mistake it makes.
 
 Each checker calls your function on a fixed bank of cases in a child process
-(:mod:`.guard`; an error, an exit or an endless loop becomes a verdict). The
-reports come back as plain data (:mod:`.reports`), and :func:`judge`, which
-the class grader calls too, compares the answers with the library's, then with
-other libraries' layouts, the lesson's mistakes and the usual bugs. The bank
+(:mod:`.guard`), whose reports of plain data (:mod:`.reports`) :func:`judge`, the
+class grader's judge too, compares with the answers (:mod:`._checking`). The bank
 parts every mistake from every other and from the right answer (width 6 parts
 ``integer-power``'s divisor 21 from 21.5443).
 """
@@ -18,7 +16,7 @@ from ..conventions import encoding_table
 from ..embedding import lookup as _right_lookup
 from ..mistakes import MISTAKES
 from ..positional import pos_encoding as _right_pos_encoding
-from ..positional import sinusoidal_positions as _right_sinusoidal_positions
+from ..positional import sinusoidal_positions as _right_positions
 from ..validation import check_callable, check_seconds
 from ._checking import (
     BUGS,
@@ -55,49 +53,34 @@ def _recognised(task, how):
     return [m.id for m in MISTAKES.values() if (m.task, m.recognised_by) == (task, how)]
 
 
-def _pos_encoding_cases():
-    pairs = [(0, 4), (3, 4), (2, 2), (1, 6), (10, 6), (7, 8), (50, 16)]
-    return [Case(a, f"pos_encoding{a}", _right_pos_encoding(*a)) for a in pairs]
-
-
-def _lookup_cases():
-    table_a = np.array(
-        [[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0], [-1.5, 0.25, 7.0, -3.0]]
-    )  # (3, 4)
-    table_b = np.arange(10.0).reshape(5, 2) / 4 - 1  # (5, 2)
-    cases = [(table_a, "table", i) for i in (0, 2, 1)]
-    cases += [(table_b, "table_b", i) for i in (4, 0)]
-    return [
-        Case((table, i), f"lookup({label}, {i})", _right_lookup(table, i))
-        for table, label, i in cases
-    ]
-
-
-def _positions_cases():
+def _cases(task):
+    """The bank of ``task``: each case's arguments, how the call reads, its answer."""
+    if task == "pos_encoding":
+        pairs = [(0, 4), (3, 4), (2, 2), (1, 6), (10, 6), (7, 8), (50, 16)]
+        return [Case(a, f"pos_encoding{a}", _right_pos_encoding(*a)) for a in pairs]
+    if task == "lookup":
+        table = np.array([[0.5, -0.5, 1, 0], [1, 2, 3, 4], [-1.5, 0.25, 7, -3]])
+        table_b = np.arange(10.0).reshape(5, 2) / 4 - 1  # (5, 2)
+        cases = [(table, "table", i) for i in (0, 2, 1)]
+        cases += [(table_b, "table_b", i) for i in (4, 0)]
+        return [
+            Case((table, i), f"lookup({label}, {i})", _right_lookup(table, i))
+            for table, label, i in cases
+        ]
     inputs = [([0, 1], 4), ([2, 0, 5], 2), ([3], 4), ([1, 10, 0], 6), ([7, 7], 8)]
     inputs.append((list(range(20)), 16))
     short = lambda ps: str(ps) if len(ps) < 5 else f"list(range({len(ps)}))"  # noqa: E731
-    call = "sinusoidal_positions({}, {})"
     return [
-        Case((ps, d), call.format(short(ps), d), _right_sinusoidal_positions(ps, d))
+        Case(
+            (ps, d), f"sinusoidal_positions({short(ps)}, {d})", _right_positions(ps, d)
+        )
         for ps, d in inputs
     ]
 
 
-_CASES = {
-    "lookup": _lookup_cases,
-    "pos_encoding": _pos_encoding_cases,
-    "sinusoidal_positions": _positions_cases,
-}
-
-
 def case_args(task):
-    """The arguments of each case the checker of ``task`` calls the function with.
-
-    >>> case_args("pos_encoding")[:2]
-    [(0, 4), (3, 4)]
-    """
-    return [case.args for case in _CASES[task]()]
+    """The arguments of each case the checker of ``task`` calls the function with."""
+    return [case.args for case in _cases(task)]
 
 
 def _read_all(task, cases, reports):
@@ -231,16 +214,10 @@ def _diagnose_lookup(cases, answers, descs):
 def judge(task, reports, module=None, name=None):
     """The verdict on ``task`` from the reports of its cases' calls, in order.
 
-    Parameters
-    ----------
-    task : {"lookup", "pos_encoding", "sinusoidal_positions"}
-    reports : list of dict
-        One report per case of :func:`case_args`, up to the first that failed.
-    module, name : str, optional
-        The function's ``__module__`` and ``__name__``: the library's own fails.
+    ``reports``: one per case of :func:`case_args`, up to the first that failed;
+    ``module``, ``name``: the function's ``__module__`` and ``__name__`` (the
+    library's own fails).
 
-    Examples
-    --------
     >>> from posenc_lib import pos_encoding
     >>> from posenc_lib.exercise.reports import call_report
     >>> args = case_args("pos_encoding")
@@ -250,7 +227,7 @@ def judge(task, reports, module=None, name=None):
     own = imported(task, module, name)
     if own is not None:
         return failed(f"{task}: {own}.")
-    cases = _CASES[task]()
+    cases = _cases(task)
     read = _read_all(task, cases, reports)
     if isinstance(read, CheckResult):
         return read

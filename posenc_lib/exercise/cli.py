@@ -6,10 +6,10 @@ Usage::
     posenc run - < lesson.txt                  # '-' or no file: standard input
     posenc run --solution my_solution.py lesson.txt
 
-Each query's line goes to standard output as soon as it is computed, the first
-bad line's message (``line N: ...``) to standard error, never a traceback. With
-``--solution`` your ``lookup`` and/or ``pos_encoding`` run in a child process
-that loads your file (:mod:`.guard`), each call timed (``--time-limit``).
+Each query's line goes to standard output as it is computed, the first bad
+line's message (``line N: ...``) to standard error, never a traceback; your
+``--solution``'s functions run in a child process (:mod:`.guard`), each call
+timed.
 """
 
 import errno
@@ -74,9 +74,8 @@ def _read_script(name):
 
 
 def _load(path, functions, note):
-    """In the guard's child: run the solution file and keep its functions; report
-    which of lookup and pos_encoding it defines (a description of each that is
-    not a function), or the error that loading it raised."""
+    """In the guard's child: run the solution file, keep its functions; report
+    which of _NAMES it defines (None for a function), or the error raised."""
     sys.path.append(os.path.dirname(os.path.abspath(path)))  # its own modules
     note({"doing": "load"})
     try:
@@ -117,8 +116,7 @@ def _solution(guard, path):
 
 
 def _say(message, status=2):
-    """Write ``message`` to standard error if it is there (never raise); return
-    ``status``."""
+    """Write ``message`` to standard error if it is there; return ``status``."""
     try:
         if sys.stderr is not None:  # (print(file=None) would print to stdout)
             print(message, file=sys.stderr, flush=True)
@@ -170,11 +168,9 @@ def run_main(args):
     Returns
     -------
     int
-        0 when every line ran; 2 at the first bad line, an unreadable or too
-        large script, output that cannot be written, or a solution that cannot
-        be loaded or fails; 130 on Ctrl-C; 141 when the reader of the output
-        goes away (``| head -1``), quietly; 128 + N on signal N (SIGHUP,
-        SIGTERM).
+        0 when every line ran; 2 on any error; 130 on Ctrl-C; 141, quietly, when
+        the reader of the output goes away (``| head -1``); 128 + N on signal N
+        (SIGHUP, SIGTERM).
     """
     old = {}
     for name in ("SIGTERM", "SIGHUP"):  # Windows has no SIGHUP

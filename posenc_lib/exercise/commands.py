@@ -59,6 +59,13 @@ _USAGE = {
     "ADD": "ADD <pos>",
     "SIM": "SIM <p> <q>",
 }
+_SAID = {  # how a call that did not answer is told
+    "error": "raised {}",
+    "ended": "ended the process running it ({})",
+    "timeout": "gave {}",
+    "answer": "returned {}",
+}
+_LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
 
 
 class CommandError(ValueError):
@@ -79,30 +86,14 @@ def _excerpt(text, limit=20):
     return f"{text[:limit]!r}... ({len(text)} characters)" if long else repr(text)
 
 
-def _explain(error):
-    """An error report as ``Type: message``, with a hint for two common cases."""
-    text = why(error)
-    if "NotImplementedError" in error.get("classes", ()):
-        return f"{text} (implement it first)"
-    if "read-only" in text:
-        return f"{text} (the table is read-only: lookup must not change it)"
-    return text
-
-
 def _meaningful_lines(text):
     """``(number, line)`` of each line not blank nor a comment (trailing spaces
-    dropped); lines end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds,
-    as splitlines)."""
+    dropped); lines end at ``\n``, ``\r\n`` or ``\r`` only (not at form feeds)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip()
         if line.strip() and not line.lstrip().startswith("#"):
             yield number, line
-
-
-def _column(line, index):
-    """The 1-based column where word ``index`` of ``line`` starts."""
-    return [m.start() + 1 for m in re.finditer(r"\S+", line)][index]
 
 
 class _Interpreter:
@@ -116,13 +107,14 @@ class _Interpreter:
     def fail(self, message, number=None, column=None):
         raise CommandError(number or self.number, message, column)
 
-    def refuse(self, word, index, what, form, number=None, tail=""):
-        """Fail, by line and column, unless ``word``, word ``index`` of the line,
-        is of ``form`` (a regex of :data:`_FORMS`)."""
+    def refuse(self, word, index, what, form, line=None, tail=""):
+        """Fail, by line and column, unless ``word`` (word ``index`` of this line,
+        or of ``line``: (number, text)) is of ``form``, a regex of _FORMS."""
         if form.fullmatch(word) is None:
-            line = self.line if number is None else self.row_line
+            number, text = line or (None, self.line)
+            column = [m.start() + 1 for m in re.finditer(r"\S+", text)][index]
             message = f"{what} == {_excerpt(word)}, must be {_FORMS[form]}{tail}."
-            self.fail(message, number, _column(line, index))
+            self.fail(message, number, column)
 
     def check(self, helper, *args, **kwargs):
         """Run a validation helper; its error becomes this line's CommandError."""
@@ -145,7 +137,7 @@ class _Interpreter:
             elif self.command == "TOKENS":
                 self._tokens(args)
             else:
-                line = getattr(self, "_" + self.command.lower())(args)
+                line = self._query(args)
                 printed, chars = printed + 1, chars + len(line) + 1
                 if bounded and (printed > MAX_OUTPUT_LINES or chars > MAX_ARRAY_BYTES):
                     self.fail(
@@ -175,11 +167,12 @@ class _Interpreter:
             plural = "s" * (len(names) > 1)
             got = f"got {len(args)} (usage: {usage})."
             self.fail(f"{self.command} takes {len(names)} argument{plural}, {got}")
-        pairs = enumerate(zip(names, args, strict=True), start=1)
-        return [self._int_arg(i, text, name, min_value) for i, (name, text) in pairs]
+        return [
+            self._int_arg(index, text, name, min_value, f"(usage: {usage})")
+            for index, (name, text) in enumerate(zip(names, args, strict=True), 1)
+        ]
 
-    def _int_arg(self, index, text, name, min_value):
-        usage = f"(usage: {_USAGE[self.command]})"
+    def _int_arg(self, index, text, name, min_value, usage):
         self.refuse(text, index, f"{self.command}: {name}", _INTEGER, tail=f" {usage}")
         sign, body = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
         body = body.lstrip("0") or body[:1]  # zero padding is not magnitude
@@ -204,7 +197,6 @@ class _Interpreter:
         expects = f"{header} expects {vocab_size} rows of {d} numbers"
         got = f"{row} row{'' if row == 1 else 's'}"
         number, line = next(lines, (None, None))
-        self.row_line = line
         if number is None:
             self.fail(f"{expects}, but the input ends after {got}.")
         words = line.split()
@@ -213,19 +205,19 @@ class _Interpreter:
         if len(words) != d:
             expected = f"expected d == {d} (from {header})"
             self.fail(f"table row {row} has {len(words)} numbers, {expected}.", number)
-        for column in range(d):
+        for column, word in enumerate(words):
             what = f"table row {row}, number {column}"
-            self.refuse(words[column], column, what, _NUMBER, number)
-            if not math.isfinite(float(words[column])):
-                where = f"{what} == {_excerpt(words[column])}"
-                self.fail(f"{where}, must be a finite number.", number)
+            self.refuse(word, column, what, _NUMBER, (number, line))
+            if not math.isfinite(float(word)):
+                self.fail(
+                    f"{what} == {_excerpt(word)}, must be a finite number.", number
+                )
         return [float(word) for word in words]
 
     def _tokens(self, args):
         if not args:
-            self.fail(
-                f"TOKENS needs at least one token id (usage: {_USAGE['TOKENS']})."
-            )
+            usage = _USAGE["TOKENS"]
+            self.fail(f"TOKENS needs at least one token id (usage: {usage}).")
         if all(a.isascii() and a.isdigit() and len(a) < 19 for a in args):
             ids = [int(a) for a in args]  # plain ids, fast: millions of them
         else:  # TOKENS <id> <id> ...: id[0], id[1], ...
@@ -234,25 +226,22 @@ class _Interpreter:
             self.check(check_token_ids, ids, self.table.shape[0], name="id")
         self.tokens, self.tokens_line = ids, self.number
 
-    def _query(self, args, min_value=0):
-        """The query's integer arguments, once there is a table."""
-        values = self._int_args(args, min_value)
+    @np.errstate(all="ignore")  # a learner's 1e308: no warning from here
+    def _query(self, args):
+        """The line a LOOKUP, POSENC, ADD or SIM prints, once there is a table."""
+        values = self._int_args(args, None if self.command == "LOOKUP" else 0)
         if self.table is None:
             before = f"expected a TABLE command before it ({_USAGE['TABLE']})"
             self.fail(f"{self.command} needs a table; {before}.")
-        return values
-
-    def _lookup(self, args):
-        (token_id,) = self._query(args, None)
-        return format_numbers(self._row_of(token_id, "token_id"))
-
-    def _posenc(self, args):
-        (pos,) = self._query(args)
-        return format_numbers(self._encoding(pos))
-
-    @np.errstate(all="ignore")  # a learner's 1e308: no warning from here
-    def _add(self, args):
-        (pos,) = self._query(args)
+        if self.command == "LOOKUP":
+            return format_numbers(self._row_of(values[0], "token_id"))
+        if self.command == "SIM":
+            return format_number(
+                float(self._encoding(values[0]) @ self._encoding(values[1]))
+            )
+        (pos,) = values
+        if self.command == "POSENC":
+            return format_numbers(self._encoding(pos))
         if self.tokens is None:
             self.fail("ADD needs the tokens; expected a TOKENS command before it.")
         n = len(self.tokens)
@@ -260,11 +249,6 @@ class _Interpreter:
         self.check(check_index, pos, "pos", n, what=what)
         row = self._row_of(self.tokens[pos], f"id[{pos}]")  # (d,), TOKENS' id[pos]
         return format_numbers(row + self._encoding(pos))  # (d,)
-
-    @np.errstate(all="ignore")  # a learner's 1e308: no warning from here
-    def _sim(self, args):
-        p, q = self._query(args)
-        return format_number(float(self._encoding(p) @ self._encoding(q)))
 
     def _row_of(self, token_id, name):
         """``lookup(table, token_id)`` after checking the id against the table."""
@@ -280,20 +264,18 @@ class _Interpreter:
             check_d_model(d, name="d")
         except ValueError as exc:
             where = f"The width d comes from TABLE on line {self.table_line}"
-            self.fail(
-                f"{self.command}: {exc} {where}; positional encodings need an "
-                "even width."
-            )
+            even = "positional encodings need an even width"
+            self.fail(f"{self.command}: {exc} {where}; {even}.")
         return self._call("pos_encoding", (pos, d), d)
 
-    @np.errstate(all="ignore")  # a learner's 1e308: no warning from here
     def _call(self, name, args, d):
-        """``name(*args)``, checked to return d finite numbers in time."""
+        """``name(*args)``, checked to return d finite numbers in time, and by the
+        checkers' rules, in their order."""
         report = self.ask(name, args)
         print(report.get("printed", ""), end="", flush=True)  # what the call printed
         array, failed = read_report(report, (d,))
         call = f"{name}({'table' if name == 'lookup' else args[0]}, {args[1]})"
-        if failed is None:  # the checkers' rules, in their order
+        if failed is None:
             right, desc = _LIBRARY[name](*args), report["value"]  # right: (d,)
             rule = dtype_problem(desc) or rounding_problem([array], [right])
             rule = rule or (type_problem(desc) if close(array, right) else None)
@@ -301,18 +283,15 @@ class _Interpreter:
                 self.fail(f"{self.command}: {call}: {rule[0]}. {rule[1]}")
             return array  # (d,)
         kind, detail = failed
-        detail = _explain(detail) if kind == "error" else detail
+        if kind == "error":
+            text = why(detail)
+            if "NotImplementedError" in detail.get("classes", ()):
+                text += " (implement it first)"
+            elif "read-only" in text:
+                text += " (the table is read-only: lookup must not change it)"
+            detail = text
         said = f"{call} {_SAID[kind].format(detail)}"
         self.fail(f"{self.command}: {said}; expected {d} numbers, shape ({d},).")
-
-
-_SAID = {  # how a call that did not answer is told
-    "error": "raised {}",
-    "ended": "ended the process running it ({})",
-    "timeout": "gave {}",
-    "answer": "returned {}",
-}
-_LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
 
 
 def interpret(text, guard=None, names=(), bounded=False):
@@ -349,21 +328,16 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     Raises
     ------
     TypeError, ValueError
-        For a bad argument (``text`` longer than 8 MiB, say).
-    CommandError
-        At the first bad line (``line N: ...``), including a call of yours that
-        fails in any way and output past the limits; ``.output`` holds the
-        lines printed before it.
+        For a bad argument (``text`` longer than 8 MiB, say); a
+        :class:`CommandError` (``line N: ...``, its ``.output`` the lines printed
+        before it) at the first bad line, a call of yours that fails in any way
+        or output past the limits.
 
     Examples
     --------
-    >>> print(run_commands("TABLE 2 4\\n0.5 -0.5 1 0\\n1 2 3 4\\nTOKENS 1 1 1 0\\nADD 3"))
+    >>> print(run_commands("TABLE 1 4\\n0.5 -0.5 1 0\\nTOKENS 0 0 0 0\\nADD 3"))
     0.6411 -1.4900 1.0300 0.9996
-    >>> run_commands("POSENC 1")
-    Traceback (most recent call last):
-    ...
-    posenc_lib.exercise.commands.CommandError: line 1: POSENC needs a table; expected a TABLE command before it (TABLE <vocab_size> <d>).
-    """  # noqa: E501
+    """
     if not isinstance(text, str):
         raise TypeError(f"text == {describe(text)}, must be a str: the script.")
     if len(text) > MAX_SCRIPT_CHARS:

@@ -29,10 +29,9 @@ class OutputComparison:
     Attributes
     ----------
     rows : tuple of (str or None, str or None)
-        ``(mine, reference)`` for each line number; None where one output has
-        fewer lines.
+        ``(mine, reference)`` for each line; None past the end of one.
     first : int or None
-        The 1-based number of the first line that differs, or None if none does.
+        The 1-based number of the first line that differs, or None.
 
     Examples
     --------
@@ -162,10 +161,8 @@ def compare_outputs(mine, reference):
 
     Raises
     ------
-    TypeError
-        If ``mine`` or ``reference`` is neither a str nor a list of str.
-    ValueError
-        If one has more than :data:`MAX_LINES` lines.
+    TypeError, ValueError
+        If one is neither a str nor a list of str, or has too many lines.
 
     Examples
     --------

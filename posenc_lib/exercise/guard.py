@@ -1,20 +1,17 @@
 """Run a learner's code in a child process: a time limit, and nothing escapes.
 
-Threat model: in a learner's own session (the checkers, ``run_commands``,
-``posenc run --solution``) this guards against *accidents*: an endless loop, any
-exception, ``sys.exit()`` or ``os._exit()``, ``input()``, huge output, a fork, a
-``numpy.py`` in the working folder. Not against a learner attacking their own
-kernel, which any cell can do: the class grader boxes each kernel for that and
-copies this module into the box, so it imports the standard library only.
+Threat model: in a learner's own session this guards against *accidents* (an
+endless loop, any exception, ``sys.exit()``, ``os._exit()``, ``input()``, huge
+output, a fork, a ``numpy.py`` in the working folder), not against a learner
+attacking their own kernel: the class grader boxes each kernel for that, and
+copies this module into the box (it imports the standard library only).
 
-:class:`Guard` forks a child once, which drops ``''`` and the working folder from
-``sys.path``, runs in its own process group (killed as a whole past the time
-limit, when the guard is closed and, on Linux, when the parent dies), reads
-standard input from /dev/null, writes standard output and error, at the fd
-level, into a capture file of at most :data:`FILE_LIMIT` bytes, and answers on
-one pipe, itself only (a copy forked by the learner's code ends silently).
-Without ``os.fork`` (Windows) a request is served in this process: no time
-limit, no capture, no guard against ``os._exit()`` or ``input()``.
+The child (:func:`_isolate`) has a clean ``sys.path``, its own process group
+(killed as a whole past the time limit, when the guard closes and, on Linux,
+when the parent dies), /dev/null as standard input, its fds 1 and 2 captured (at
+most :data:`FILE_LIMIT` bytes) and one pipe that only it answers on. Without
+``os.fork`` (Windows) a request is served in this process: no time limit, no
+capture, no guard against ``os._exit()`` or ``input()``.
 """
 
 import builtins

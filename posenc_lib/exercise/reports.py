@@ -9,9 +9,8 @@ each array argument changed in place, and ``"printed"``. The caller reads it
 back (:func:`read_report`) and :func:`.checkers.judge` judges it.
 
 A public contract: the class grader copies this module and :mod:`.guard` into
-each learner's box as they are (``REAL_MODULES`` in
-``tools/posenc_tools/grading/box.py``) and calls :func:`run_calls` there
-(``grading/verdicts.py``): it imports only the standard library, numpy and
+each learner's box (``REAL_MODULES``, ``tools/posenc_tools/grading/box.py``) and
+calls :func:`run_calls` there: it imports only the standard library, numpy and
 :mod:`.guard`, and the names of ``__all__`` keep their signatures.
 """
 
@@ -178,10 +177,8 @@ def why(error):
 
 
 def value_of(desc):
-    """The value a report describes, rebuilt from plain data (lists, arrays).
-
-    Only numbers are rebuilt (a report comes from a learner's box: a dtype of
-    2 GB strings is refused before anything is allocated).
+    """The value a report describes, rebuilt from plain data (lists, arrays); of
+    an array only numbers (the report may come from a learner's box):
 
     >>> value_of({"type": "ndarray", "dtype": "S2000000000", "data": [1]})
     Traceback (most recent call last):
@@ -204,18 +201,6 @@ def value_of(desc):
     raise ValueError(f"a {desc['type']} not described")
 
 
-def _too_long(desc):
-    """What is far too long in a described list or tuple, else None."""
-    if "len" not in desc:
-        return None
-    if "items" not in desc:
-        return f"a {desc['type']} holding {desc['len']} items"
-    for index, item in enumerate(desc["items"]):
-        if "len" in item and "items" not in item:
-            return f"a {desc['type']} whose item {index} holds {item['len']} items"
-    return None
-
-
 def read_answer(desc, shape):
     """``(array, None)`` for finite numbers of ``shape``, else ``(None, why)``."""
     kind = desc["type"]
@@ -224,8 +209,12 @@ def read_answer(desc, shape):
         return None, f"{problem} ({why(desc['unreadable'])})"
     if kind == "NoneType":
         return None, "None (is a `return` missing?)"
-    if _too_long(desc):
-        return None, f"{_too_long(desc)}, far more than shape {shape} holds"
+    items, far = desc.get("items"), f"far more than shape {shape} holds"
+    if "len" in desc and items is None:
+        return None, f"a {kind} holding {desc['len']} items, {far}"
+    for index, item in enumerate(items or ()):
+        if "len" in item and "items" not in item:
+            return None, f"a {kind} whose item {index} holds {item['len']} items, {far}"
     text = " ".join(str(desc.get("repr", kind)).split())  # one line
     text = text if len(text) <= 70 else text[:67] + "..."
     try:
