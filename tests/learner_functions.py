@@ -1,14 +1,15 @@
 """Functions as learners write them, right and wrong, for the checkers' tests.
 
 Each function's docstring is the message its checker gives, exactly
-(``tests/test_exercise_checkers.py``), once its ``{...}`` are filled from
-:data:`SHARED`; ``tools/tests/test_verdicts.py`` runs this very file in a kernel,
-reports each function there as the class grader does, and checks that the
-grader's verdict and message are the notebook's. The functions of one line are
-made from the tables below (name | what it returns | the message's part), those
-that make a lesson's mistake from its record (``posenc_lib.mistakes``). Each
-name starts with its task: ``pe_`` (pos_encoding), ``lu_`` (lookup), ``sp_``
-(sinusoidal_positions). No function here loops (tests/test_adversarial_checkers.py).
+(``tests/test_exercise_checkers.py``); ``tools/tests/test_verdicts.py`` runs this
+very file in a kernel, reports each function there as the class grader does, and
+checks that the grader's verdict and message are the notebook's. Most functions
+are made from tables, one row each: ``name | what it returns | the parts of its
+message`` (a template of :data:`MESSAGES`, with the lines :data:`SHARED` and
+:data:`PARTS` that many share); the lesson's mistakes from their records
+(``posenc_lib.mistakes``). Each name starts with its task: ``pe_``
+(pos_encoding), ``lu_`` (lookup), ``sp_`` (sinusoidal_positions). No function
+here loops (a hang costs the time limit: tests/test_adversarial_checkers.py).
 """
 
 # ruff: noqa: E501 - a docstring is a message, one line a line
@@ -107,9 +108,9 @@ class _BadRepr(list):
         raise ValueError("no repr either")
 
 
-# -- functions of one line: name | what it returns | the message's part ---------
+# -- functions of one line: name | what it returns | the parts of its message ----
 
-MESSAGES = {  # a table's message; {0} is the row's part
+MESSAGES = {  # a table's message; {0}, {1}, ...: the row's parts
     "passed": "{passed}",
     "not an array": "{task}: not right yet; your function returns a {0}, not a numpy array.\nTried:    {call}\n{array}\n{see}",
     "dtype": "{task}: not right yet; your function returns {0}.\nTried:    {call}\n{1}\n{see}",
@@ -117,6 +118,23 @@ MESSAGES = {  # a table's message; {0} is the row's part
     "raised": "{task}: your function raised an error.\nTried:    {call}\nExpected: {expected}\nGot:      {0}\n{see}",
     "ended": "{task}: your function ended the process running the check ({0}) instead of returning an answer.\nReturn the answer; do not end the program. (The check ran in a copy of this process, which is unharmed.)\n{see}",
     "wrong kind": "{task}: your function returned the wrong kind of answer.\nTried:    {call}\nExpected: {numbers}\nGot:      {0}\n{see}",
+    "rounded": "{task}: not right yet; your function returns values rounded to {0} decimals.\n{1}\nReturn them unrounded: the check compares within rtol = atol = 1e-6.\n{see}",
+    "none": "{task}: not right yet ({0} cases differ); it matches none of the common mistakes.\n{1}\n{see}",
+    "bug": "{task}: not right yet; {0}.\n{2}\n{1}\n{see}",
+    "convention": "{task}: not the exercise's layout yet; your answer follows the '{0}' convention.\n{3}\nThat is a valid convention, used by {1}.\nThe exercise asks for the interleaved one: sin(angle) in column 2*pair and cos(angle) in column 2*pair + 1.\nTo change: {2}\n{see}",
+}
+#: rows of the tables below may use these; \n is a new line, {|} a bar
+PARTS = {
+    "{concat}": "concat | Marian and RoFormer in Hugging Face transformers, GPT-J's sinusoidal positions, Transformer-XL and many diffusion codebases | write each pair's sine and cosine side by side (columns 2*pair and 2*pair + 1) instead of concatenating all sines, then all cosines.",
+    "{t2t}": "tensor2tensor | tensor2tensor's get_timing_signal_1d, fairseq, FSMT and M2M100 in Hugging Face transformers, the DDPM timestep embedding, and diffusers' get_timestep_embedding by default | use the exponent 2 * pair / d (yours is pair / (d/2 - 1)), and write sin and cos side by side (columns 2*pair and 2*pair + 1) instead of [sin {|} cos] halves.",
+    "{off by one}": "it looks off by one: your answer for position p is PE[p + 1] | Positions count from 0: the first token is at position 0, and PE[0] is [0, 1, 0, 1, ...].\nUse the position as given; do not add 1 to it.",
+    "{multiplied}": "it looks like multiply instead of divide | Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, so the later pairs turn fastest.\nIn the formula the position is divided by 10000 ** (2 * pair / d), so the later pairs turn slowest.",
+    "{pe 0}": "Tried:    pos_encoding(0, 4)\nExpected: [0.0000 1.0000 0.0000 1.0000]\nGot:      ",
+    "{pe 3}": "Tried:    pos_encoding(3, 4)\nExpected: [0.1411 -0.9900 0.0300 0.9996]\nGot:      ",
+    "{sp 0}": "Tried:    sinusoidal_positions([0, 1], 4)\nRow 0 of the answer:\nExpected: [0.0000 1.0000 0.0000 1.0000]\nGot:      ",
+    "{sp 1}": "Tried:    sinusoidal_positions([0, 1], 4)\nRow 1 of the answer:\nExpected: [0.8415 0.5403 0.0100 1.0000]\nGot:      ",
+    "{lu 0}": "Tried:    lookup(table, 0)\nExpected: [0.5000 -0.5000 1.0000 0.0000]\nGot:      ",
+    "{columns}": "\nColumns that differ (by more than rtol = atol = 1e-6):",
 }
 TABLES = {
     "passed": r"""
@@ -159,6 +177,34 @@ pe_input | [float(input("a number: "))] * d | EOFError: EOF when reading a line 
 pe_os_exit | os._exit(0) | it exited with status 0: os._exit()?
 pe_killed | os.kill(os.getpid(), 9) | it was killed by SIGKILL
 """,
+    "rounded": r"""
+pe_rounded_4 | np.round(pos_encoding(pos, d), 4) | 4 | Tried:    pos_encoding(3, 4)\nExpected: [0.14112001 -0.98999250 0.02999550 0.99955003]\nGot:      [0.14110000 -0.99000000 0.03000000 0.99960000]{columns} 0, 1, 2, 3.
+pe_rounded_2 | [round(x, 2) for x in _angles([pos], d)[0]] | 2 | {pe 3}[0.1400 -0.9900 0.0300 1.0000]{columns} 0, 1, 2, 3.
+sp_rounded_3 | sinusoidal_positions(positions, d_model).round(3) | 3 | {sp 1}[0.8410 0.5400 0.0100 1.0000]{columns} 0, 1, 3.
+""",
+    "none": r"""
+pe_base_1000 | _angles([pos], d, lambda pos, pair, d: pos / 1000 ** (2 * pair / d))[0] | 5 of 7 | {pe 3}[0.1411 -0.9900 0.0947 0.9955]{columns} 2, 3.\nFirst difference: column 2, in pair 1 (columns 2 and 3).\n  Expected angle: 3 / 10000 ** (2 * 1 / 4) = 0.0300 rad\n  Your angle:     0.0949 rad (arctan2 of columns 2 and 3, up to whole turns)
+pe_plus_a_hundredth | pos_encoding(pos, d) + 0.01 | 7 of 7 | {pe 0}[0.0100 1.0100 0.0100 1.0100]{columns} 0, 1, 2, 3.\nFirst difference: column 0, in pair 0 (columns 0 and 1).\n  Expected angle: 0 / 10000 ** (2 * 0 / 4) = 0.0000 rad\n  Your columns (0.0100, 1.0100) are not the sine and cosine of one angle: sin^2 + cos^2 = 1.0202, not 1.
+lu_row_before | table[token_id - 1].copy() | 5 of 5 | {lu 0}[-1.5000 0.2500 7.0000 -3.0000]{columns} 0, 1, 2, 3.\nThat is row 2 of the table; row 0 was asked for.
+lu_plus_one | table[token_id] + 1 | 5 of 5 | {lu 0}[1.5000 0.5000 2.0000 1.0000]{columns} 0, 1, 2, 3.
+sp_base_1000 | np.array([pe_base_1000(p, d_model) for p in positions]) | 5 of 6 | {sp 1}[0.8415 0.5403 0.0316 0.9995]{columns} 2, 3.\nFirst difference: column 2, in pair 1 (columns 2 and 3).\n  Expected angle: 1 / 10000 ** (2 * 1 / 4) = 0.0100 rad\n  Your angle:     0.0316 rad (arctan2 of columns 2 and 3, up to whole turns)
+""",
+    "bug": r"""
+pe_off_by_one | pos_encoding(pos + 1, d) | {off by one} | {pe 0}[0.8415 0.5403 0.0100 1.0000]{columns} 0, 1, 2, 3.
+pe_multiplied | _angles([pos], d, lambda pos, pair, d: pos * 10000 ** (2 * pair / d))[0] | {multiplied} | {pe 3}[0.1411 -0.9900 -0.9998 -0.0221]{columns} 2, 3.
+pe_degrees | _angles([pos], d, lambda pos, pair, d: math.radians(pos / 10000 ** (2 * pair / d)))[0] | it looks like the angle was read as degrees | Your sines and cosines are those of angle * pi / 180, as if the angle were in degrees (math.radians(angle), or a calculator in DEG mode).\nThe formula's angle is already in radians, which is what np.sin, np.cos, math.sin and math.cos take: pass it as it is. | {pe 3}[0.0523 0.9986 0.0005 1.0000]{columns} 0, 1, 2, 3.
+sp_ignores_positions | np.array(_angles(range(len(positions)), d_model)) | the positions given were ignored: row k is PE[k] | Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), whatever positions holds.\nRow k must be PE[positions[k]]: compute the angles from the positions themselves. | Tried:    sinusoidal_positions([2, 0, 5], 2)\nRow 0 of the answer:\nExpected: [0.9093 -0.4161]\nGot:      [0.0000 1.0000]{columns} 0, 1.
+sp_sorts_positions | np.array(_angles(sorted(positions), d_model)) | the positions were sorted first | Your rows are the encodings of sorted(positions).\nRow k must be PE[positions[k]], in the order given (the card: positions come in any order, repeats allowed). | Tried:    sinusoidal_positions([2, 0, 5], 2)\nRow 0 of the answer:\nExpected: [0.9093 -0.4161]\nGot:      [0.0000 1.0000]{columns} 0, 1.
+sp_off_by_one | np.array(_angles([p + 1 for p in positions], d_model)) | {off by one} | {sp 0}[0.8415 0.5403 0.0100 1.0000]{columns} 0, 1, 2, 3.
+sp_multiplied | np.array([pe_multiplied(p, d_model) for p in positions]) | {multiplied} | {sp 1}[0.8415 0.5403 -0.5064 0.8623]{columns} 2, 3.
+""",
+    "convention": r"""
+pe_concat | _halves([pos], d)[0] | {concat} | {pe 0}[0.0000 0.0000 1.0000 1.0000]{columns} 1, 2.
+pe_cos_first | _halves([pos], d, np.cos, np.sin)[0] | cos-first | the timestep embeddings of OpenAI's guided-diffusion and GLIDE, and diffusers' get_timestep_embedding with flip_sin_to_cos=True and downscale_freq_shift=0 | the sine comes first in each pair; write sin(angle) and cos(angle) side by side (columns 2*pair and 2*pair + 1) instead of [cos {|} sin] halves. | {pe 0}[1.0000 1.0000 0.0000 0.0000]{columns} 0, 3.
+pe_tensor2tensor | np.concatenate([np.sin(_t2t(pos, d)), np.cos(_t2t(pos, d))]) | {t2t} | {pe 0}[0.0000 0.0000 1.0000 1.0000]{columns} 1, 2.
+sp_concat | _halves(positions, d_model) | {concat} | {sp 0}[0.0000 0.0000 1.0000 1.0000]{columns} 1, 2.
+sp_tensor2tensor | [pe_tensor2tensor(p, d_model) for p in positions] | {t2t} | {sp 0}[0.0000 0.0000 1.0000 1.0000]{columns} 1, 2.
+""",
     "wrong kind": r"""
 pe_none | None | None (is a `return` missing?)
 pe_too_short | [0.0, 1.0] | [0.0, 1.0], of shape (2,)
@@ -199,6 +245,11 @@ def _mistake_message(task, mistake, call, row, expected, got, columns):
     ])  # fmt: skip
 
 
+def _t2t(pos, d):
+    """tensor2tensor's angles: pair k turns at 10000 ** (-k / (d/2 - 1))."""
+    return pos * np.exp(-np.arange(d // 2) * math.log(10000.0) / max(d // 2 - 1, 1))
+
+
 def _define(name, returns, message):
     fn = eval(f"lambda {ARGS[name[:2]]}: {returns}", globals())  # noqa: S307
     fn.__name__ = fn.__qualname__ = name
@@ -208,7 +259,10 @@ def _define(name, returns, message):
 
 for _kind, _table in TABLES.items():
     for _row in _table.strip().splitlines():
+        for _part, _text in PARTS.items():
+            _row = _row.replace(_part, _text)
         _name, _returns, *_parts = _row.split(" | ")
+        _parts = [p.replace(r"\n", "\n").replace("{|}", "|") for p in _parts]
         _define(_name, _returns, MESSAGES[_kind].format(*_parts, **SHARED[_name[:2]]))
 for _row in MISTAKEN.strip().splitlines():
     _name, *_where = (part.strip() for part in _row.split("|"))
@@ -222,30 +276,6 @@ for _row in MISTAKEN.strip().splitlines():
 # -- pos_encoding -------------------------------------------------------------
 
 
-def pe_rounded_4(pos, d):
-    """pos_encoding: not right yet; your function returns values rounded to 4 decimals.
-    Tried:    pos_encoding(3, 4)
-    Expected: [0.14112001 -0.98999250 0.02999550 0.99955003]
-    Got:      [0.14110000 -0.99000000 0.03000000 0.99960000]
-    {columns} 0, 1, 2, 3.
-    Return them unrounded: the check compares within rtol = atol = 1e-6.
-    {see}
-    """
-    return np.round(pos_encoding(pos, d), 4)
-
-
-def pe_rounded_2(pos, d):
-    """pos_encoding: not right yet; your function returns values rounded to 2 decimals.
-    Tried:    pos_encoding(3, 4)
-    Expected: [0.1411 -0.9900 0.0300 0.9996]
-    Got:      [0.1400 -0.9900 0.0300 1.0000]
-    {columns} 0, 1, 2, 3.
-    Return them unrounded: the check compares within rtol = atol = 1e-6.
-    {see}
-    """
-    return [round(x, 2) for x in _angles([pos], d)[0]]
-
-
 def pe_sine_only(pos, d):
     """pos_encoding: not right yet; this is the mistake 'sine-only'.
     Tried:    pos_encoding(0, 4)
@@ -257,117 +287,6 @@ def pe_sine_only(pos, d):
     See chapter 02: "The formula"; chapter 05: "3. `sine-only`".
     """
     return list(MISTAKES["sine-only"](pos, d))  # a list: still the mistake named
-
-
-def pe_base_1000(pos, d):
-    """pos_encoding: not right yet (5 of 7 cases differ); it matches none of the common mistakes.
-    Tried:    pos_encoding(3, 4)
-    Expected: [0.1411 -0.9900 0.0300 0.9996]
-    Got:      [0.1411 -0.9900 0.0947 0.9955]
-    {columns} 2, 3.
-    First difference: column 2, in pair 1 (columns 2 and 3).
-      Expected angle: 3 / 10000 ** (2 * 1 / 4) = 0.0300 rad
-      Your angle:     0.0949 rad (arctan2 of columns 2 and 3, up to whole turns)
-    {see}
-    """
-    return _angles([pos], d, lambda pos, pair, d: pos / 1000 ** (2 * pair / d))[0]
-
-
-def pe_plus_a_hundredth(pos, d):
-    """pos_encoding: not right yet (7 of 7 cases differ); it matches none of the common mistakes.
-    Tried:    pos_encoding(0, 4)
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [0.0100 1.0100 0.0100 1.0100]
-    {columns} 0, 1, 2, 3.
-    First difference: column 0, in pair 0 (columns 0 and 1).
-      Expected angle: 0 / 10000 ** (2 * 0 / 4) = 0.0000 rad
-      Your columns (0.0100, 1.0100) are not the sine and cosine of one angle: sin^2 + cos^2 = 1.0202, not 1.
-    {see}
-    """
-    return pos_encoding(pos, d) + 0.01
-
-
-def pe_concat(pos, d):
-    """pos_encoding: not the exercise's layout yet; your answer follows the 'concat' convention.
-    Tried:    pos_encoding(0, 4)
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [0.0000 0.0000 1.0000 1.0000]
-    {columns} 1, 2.
-    That is a valid convention, used by Marian and RoFormer in Hugging Face transformers, GPT-J's sinusoidal positions, Transformer-XL and many diffusion codebases.
-    The exercise asks for the interleaved one: sin(angle) in column 2*pair and cos(angle) in column 2*pair + 1.
-    To change: write each pair's sine and cosine side by side (columns 2*pair and 2*pair + 1) instead of concatenating all sines, then all cosines.
-    {see}
-    """
-    return _halves([pos], d)[0]
-
-
-def pe_cos_first(pos, d):
-    """pos_encoding: not the exercise's layout yet; your answer follows the 'cos-first' convention.
-    Tried:    pos_encoding(0, 4)
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [1.0000 1.0000 0.0000 0.0000]
-    {columns} 0, 3.
-    That is a valid convention, used by the timestep embeddings of OpenAI's guided-diffusion and GLIDE, and diffusers' get_timestep_embedding with flip_sin_to_cos=True and downscale_freq_shift=0.
-    The exercise asks for the interleaved one: sin(angle) in column 2*pair and cos(angle) in column 2*pair + 1.
-    To change: the sine comes first in each pair; write sin(angle) and cos(angle) side by side (columns 2*pair and 2*pair + 1) instead of [cos | sin] halves.
-    {see}
-    """
-    return _halves([pos], d, np.cos, np.sin)[0]
-
-
-def pe_tensor2tensor(pos, d):
-    """pos_encoding: not the exercise's layout yet; your answer follows the 'tensor2tensor' convention.
-    Tried:    pos_encoding(0, 4)
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [0.0000 0.0000 1.0000 1.0000]
-    {columns} 1, 2.
-    That is a valid convention, used by tensor2tensor's get_timing_signal_1d, fairseq, FSMT and M2M100 in Hugging Face transformers, the DDPM timestep embedding, and diffusers' get_timestep_embedding by default.
-    The exercise asks for the interleaved one: sin(angle) in column 2*pair and cos(angle) in column 2*pair + 1.
-    To change: use the exponent 2 * pair / d (yours is pair / (d/2 - 1)), and write sin and cos side by side (columns 2*pair and 2*pair + 1) instead of [sin | cos] halves.
-    {see}
-    """
-    scaled = pos * np.exp(-np.arange(d // 2) * math.log(10000.0) / max(d // 2 - 1, 1))
-    return np.concatenate([np.sin(scaled), np.cos(scaled)])
-
-
-def pe_off_by_one(pos, d):
-    """pos_encoding: not right yet; it looks off by one: your answer for position p is PE[p + 1].
-    Tried:    pos_encoding(0, 4)
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [0.8415 0.5403 0.0100 1.0000]
-    {columns} 0, 1, 2, 3.
-    Positions count from 0: the first token is at position 0, and PE[0] is [0, 1, 0, 1, ...].
-    Use the position as given; do not add 1 to it.
-    {see}
-    """
-    return pos_encoding(pos + 1, d)
-
-
-def pe_multiplied(pos, d):
-    """pos_encoding: not right yet; it looks like multiply instead of divide.
-    Tried:    pos_encoding(3, 4)
-    Expected: [0.1411 -0.9900 0.0300 0.9996]
-    Got:      [0.1411 -0.9900 -0.9998 -0.0221]
-    {columns} 2, 3.
-    Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, so the later pairs turn fastest.
-    In the formula the position is divided by 10000 ** (2 * pair / d), so the later pairs turn slowest.
-    {see}
-    """
-    return _angles([pos], d, lambda pos, pair, d: pos * 10000 ** (2 * pair / d))[0]
-
-
-def pe_degrees(pos, d):
-    """pos_encoding: not right yet; it looks like the angle was read as degrees.
-    Tried:    pos_encoding(3, 4)
-    Expected: [0.1411 -0.9900 0.0300 0.9996]
-    Got:      [0.0523 0.9986 0.0005 1.0000]
-    {columns} 0, 1, 2, 3.
-    Your sines and cosines are those of angle * pi / 180, as if the angle were in degrees (math.radians(angle), or a calculator in DEG mode).
-    The formula's angle is already in radians, which is what np.sin, np.cos, math.sin and math.cos take: pass it as it is.
-    {see}
-    """
-    angle = lambda pos, pair, d: math.radians(pos / 10000 ** (2 * pair / d))  # noqa: E731
-    return _angles([pos], d, angle)[0]
 
 
 def pe_no_width_two(pos, d):
@@ -510,60 +429,7 @@ def lu_column(table, token_id):
     return table[:, token_id].copy()
 
 
-def lu_row_before(table, token_id):
-    """lookup: not right yet (5 of 5 cases differ); it matches none of the common mistakes.
-    Tried:    lookup(table, 0)
-    Expected: [0.5000 -0.5000 1.0000 0.0000]
-    Got:      [-1.5000 0.2500 7.0000 -3.0000]
-    {columns} 0, 1, 2, 3.
-    That is row 2 of the table; row 0 was asked for.
-    {see}
-    """
-    return table[token_id - 1].copy()
-
-
-def lu_plus_one(table, token_id):
-    """lookup: not right yet (5 of 5 cases differ); it matches none of the common mistakes.
-    Tried:    lookup(table, 0)
-    Expected: [0.5000 -0.5000 1.0000 0.0000]
-    Got:      [1.5000 0.5000 2.0000 1.0000]
-    {columns} 0, 1, 2, 3.
-    {see}
-    """
-    return table[token_id] + 1
-
-
 # -- sinusoidal_positions -----------------------------------------------------
-
-
-def sp_concat(positions, d_model):
-    """sinusoidal_positions: not the exercise's layout yet; your answer follows the 'concat' convention.
-    Tried:    sinusoidal_positions([0, 1], 4)
-    Row 0 of the answer:
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [0.0000 0.0000 1.0000 1.0000]
-    {columns} 1, 2.
-    That is a valid convention, used by Marian and RoFormer in Hugging Face transformers, GPT-J's sinusoidal positions, Transformer-XL and many diffusion codebases.
-    The exercise asks for the interleaved one: sin(angle) in column 2*pair and cos(angle) in column 2*pair + 1.
-    To change: write each pair's sine and cosine side by side (columns 2*pair and 2*pair + 1) instead of concatenating all sines, then all cosines.
-    {see}
-    """
-    return _halves(positions, d_model)
-
-
-def sp_tensor2tensor(positions, d_model):
-    """sinusoidal_positions: not the exercise's layout yet; your answer follows the 'tensor2tensor' convention.
-    Tried:    sinusoidal_positions([0, 1], 4)
-    Row 0 of the answer:
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [0.0000 0.0000 1.0000 1.0000]
-    {columns} 1, 2.
-    That is a valid convention, used by tensor2tensor's get_timing_signal_1d, fairseq, FSMT and M2M100 in Hugging Face transformers, the DDPM timestep embedding, and diffusers' get_timestep_embedding by default.
-    The exercise asks for the interleaved one: sin(angle) in column 2*pair and cos(angle) in column 2*pair + 1.
-    To change: use the exponent 2 * pair / d (yours is pair / (d/2 - 1)), and write sin and cos side by side (columns 2*pair and 2*pair + 1) instead of [sin | cos] halves.
-    {see}
-    """
-    return [pe_tensor2tensor(p, d_model) for p in positions]
 
 
 def sp_transposed(positions, d_model):
@@ -575,90 +441,6 @@ def sp_transposed(positions, d_model):
     {see}
     """
     return sinusoidal_positions(positions, d_model).T
-
-
-def sp_ignores_positions(positions, d_model):
-    """sinusoidal_positions: not right yet; the positions given were ignored: row k is PE[k].
-    Tried:    sinusoidal_positions([2, 0, 5], 2)
-    Row 0 of the answer:
-    Expected: [0.9093 -0.4161]
-    Got:      [0.0000 1.0000]
-    {columns} 0, 1.
-    Your rows are the encodings of 0, 1, ..., n - 1 (range(len(positions))), whatever positions holds.
-    Row k must be PE[positions[k]]: compute the angles from the positions themselves.
-    {see}
-    """
-    return np.array(_angles(range(len(positions)), d_model))
-
-
-def sp_sorts_positions(positions, d_model):
-    """sinusoidal_positions: not right yet; the positions were sorted first.
-    Tried:    sinusoidal_positions([2, 0, 5], 2)
-    Row 0 of the answer:
-    Expected: [0.9093 -0.4161]
-    Got:      [0.0000 1.0000]
-    {columns} 0, 1.
-    Your rows are the encodings of sorted(positions).
-    Row k must be PE[positions[k]], in the order given (the card: positions come in any order, repeats allowed).
-    {see}
-    """
-    return np.array(_angles(sorted(positions), d_model))
-
-
-def sp_off_by_one(positions, d_model):
-    """sinusoidal_positions: not right yet; it looks off by one: your answer for position p is PE[p + 1].
-    Tried:    sinusoidal_positions([0, 1], 4)
-    Row 0 of the answer:
-    Expected: [0.0000 1.0000 0.0000 1.0000]
-    Got:      [0.8415 0.5403 0.0100 1.0000]
-    {columns} 0, 1, 2, 3.
-    Positions count from 0: the first token is at position 0, and PE[0] is [0, 1, 0, 1, ...].
-    Use the position as given; do not add 1 to it.
-    {see}
-    """
-    return np.array(_angles([p + 1 for p in positions], d_model))
-
-
-def sp_multiplied(positions, d_model):
-    """sinusoidal_positions: not right yet; it looks like multiply instead of divide.
-    Tried:    sinusoidal_positions([0, 1], 4)
-    Row 1 of the answer:
-    Expected: [0.8415 0.5403 0.0100 1.0000]
-    Got:      [0.8415 0.5403 -0.5064 0.8623]
-    {columns} 2, 3.
-    Your angles are pos * 10000 ** (2 * pair / d): they grow with the pair, so the later pairs turn fastest.
-    In the formula the position is divided by 10000 ** (2 * pair / d), so the later pairs turn slowest.
-    {see}
-    """
-    return np.array([pe_multiplied(p, d_model) for p in positions])
-
-
-def sp_base_1000(positions, d_model):
-    """sinusoidal_positions: not right yet (5 of 6 cases differ); it matches none of the common mistakes.
-    Tried:    sinusoidal_positions([0, 1], 4)
-    Row 1 of the answer:
-    Expected: [0.8415 0.5403 0.0100 1.0000]
-    Got:      [0.8415 0.5403 0.0316 0.9995]
-    {columns} 2, 3.
-    First difference: column 2, in pair 1 (columns 2 and 3).
-      Expected angle: 1 / 10000 ** (2 * 1 / 4) = 0.0100 rad
-      Your angle:     0.0316 rad (arctan2 of columns 2 and 3, up to whole turns)
-    {see}
-    """
-    return np.array([pe_base_1000(p, d_model) for p in positions])
-
-
-def sp_rounded_3(positions, d_model):
-    """sinusoidal_positions: not right yet; your function returns values rounded to 3 decimals.
-    Tried:    sinusoidal_positions([0, 1], 4)
-    Row 1 of the answer:
-    Expected: [0.8415 0.5403 0.0100 1.0000]
-    Got:      [0.8410 0.5400 0.0100 1.0000]
-    {columns} 0, 1, 3.
-    Return them unrounded: the check compares within rtol = atol = 1e-6.
-    {see}
-    """
-    return sinusoidal_positions(positions, d_model).round(3)
 
 
 def sp_empties_positions(positions, d_model):
