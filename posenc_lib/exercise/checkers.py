@@ -103,25 +103,6 @@ def _read_all(task, cases, reports):
     return answers, descs
 
 
-def _diagnose_encoding(task, cases, answers, descs):
-    """The verdict on ``pos_encoding`` or ``sinusoidal_positions``."""
-    one = task == "pos_encoding"  # one row of the table
-
-    def each(table):  # table(positions, d): what it answers to every case
-        if one:
-            return [table([c.args[0]], c.args[1])[0] for c in cases]
-        return [table(*c.args) for c in cases]
-
-    candidates = {
-        m: each(lambda ps, d, m=m: np.array([MISTAKES[m](p, d) for p in ps]))
-        for m in _recognised("pos_encoding", "answers")
-    }
-    for bug in POS_ENCODING_BUGS if one else SINUSOIDAL_POSITIONS_BUGS:
-        candidates[bug] = each(BUGS[bug].rows)
-    conventions = {c: each(partial(encoding_table, c)) for c in _OTHER_CONVENTIONS}
-    return diagnose(task, cases, answers, descs, candidates, conventions=conventions)
-
-
 def _changes(before, after):
     """Lines showing each row of a table that differs, before and after."""
     if before.shape != after.shape:  # resized in place
@@ -191,25 +172,6 @@ def _column_result(case, desc):
     )
 
 
-def _diagnose_lookup(cases, answers, descs):
-    wrong = [
-        (c, a) for c, a in zip(cases, answers, strict=True) if not close(a, c.expected)
-    ]
-    hints = []
-    if wrong:
-        (table, token_id), answer = wrong[0][0].args, wrong[0][1]
-        rows = [j for j, row in enumerate(table) if close(answer, row)]
-        if rows and rows[0] != token_id:
-            hints = [
-                f"That is row {rows[0]} of the table; row {token_id} was asked for."
-            ]
-    candidates = {
-        m: [MISTAKES[m](*case.args) for case in cases]
-        for m in _recognised("lookup", "answers")
-    }
-    return diagnose("lookup", cases, answers, descs, candidates, hints=hints)
-
-
 @np.errstate(all="ignore")  # answers near 1e308 overflow: no warning reaches a learner
 def judge(task, reports, module=None, name=None):
     """The verdict on ``task`` from the reports of its cases' calls, in order.
@@ -232,8 +194,24 @@ def judge(task, reports, module=None, name=None):
     if isinstance(read, CheckResult):
         return read
     if task == "lookup":
-        return _diagnose_lookup(cases, *read)
-    return _diagnose_encoding(task, cases, *read)
+        mistakes = _recognised("lookup", "answers")
+        candidates = {m: [MISTAKES[m](*c.args) for c in cases] for m in mistakes}
+        return diagnose(task, cases, *read, candidates)
+    one = task == "pos_encoding"  # one row of the table
+
+    def each(table):  # table(positions, d): what it answers to every case
+        if one:
+            return [table([c.args[0]], c.args[1])[0] for c in cases]
+        return [table(*c.args) for c in cases]
+
+    candidates = {
+        m: each(lambda ps, d, m=m: np.array([MISTAKES[m](p, d) for p in ps]))
+        for m in _recognised("pos_encoding", "answers")
+    }
+    for bug in POS_ENCODING_BUGS if one else SINUSOIDAL_POSITIONS_BUGS:
+        candidates[bug] = each(BUGS[bug].rows)
+    conventions = {c: each(partial(encoding_table, c)) for c in _OTHER_CONVENTIONS}
+    return diagnose(task, cases, *read, candidates, conventions=conventions)
 
 
 def _check(task, fn, time_limit):

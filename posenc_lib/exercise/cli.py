@@ -1,10 +1,7 @@
 """``posenc run``: run a command script of the exercise.
 
-Usage::
-
-    posenc run lesson.txt                      # or: python -m posenc_lib run ...
-    posenc run - < lesson.txt                  # '-' or no file: standard input
-    posenc run --solution my_solution.py lesson.txt
+Usage: ``posenc run lesson.txt`` (or ``python -m posenc_lib run``; ``-`` or no
+file: standard input), ``posenc run --solution my_solution.py lesson.txt``.
 
 Each query's line goes to standard output as it is computed, the first bad
 line's message (``line N: ...``) to standard error, never a traceback; your

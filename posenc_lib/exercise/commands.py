@@ -11,12 +11,10 @@ keywords are case-insensitive; numbers are separated by whitespace::
     SIM <p> <q>              prints PE[p] . PE[q]
 
 Numbers are ASCII: an integer is the digits 0-9 with an optional sign (``+007``);
-a table's number may have a decimal point and an exponent (``-.25``, ``2.5E+2``).
-Anything else (``1_0``, ``٣``, ``３``, ``0x10``, ``nan``) is refused by line and
+a table's number may have a decimal point and an exponent (``-.25``, ``2.5E+2``);
+anything else (``1_0``, ``٣``, ``３``, ``0x10``, ``nan``) is refused by line and
 column. A later TABLE or TOKENS replaces the earlier one. Each query prints one
-line of numbers with exactly 4 decimals. Lines end at ``\n``, ``\r\n`` or ``\r``;
-a script holds at most :data:`MAX_SCRIPT_CHARS` characters. Your ``lookup`` and
-``pos_encoding`` run in a child process (:mod:`.guard`), each call timed.
+line of numbers with 4 decimals. Lines end at ``\n``, ``\r\n`` or ``\r``.
 """
 
 import math
@@ -312,10 +310,11 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     Parameters
     ----------
     text : str
-        The script, one command per line (see the module docstring).
+        The script (see the module docstring), at most 8 MiB.
     lookup, pos_encoding : callable, optional
         ``lookup(table, token_id)`` (``table`` read-only, (vocab_size, d)) and
         ``pos_encoding(pos, d)``, each returning d numbers; default the library's.
+        They run in a child process (:mod:`.guard`), each call timed.
     time_limit : float, optional
         Seconds each call of yours may take, default 5.
 
@@ -328,9 +327,8 @@ def run_commands(text, *, lookup=None, pos_encoding=None, time_limit=None):
     Raises
     ------
     TypeError, ValueError
-        For a bad argument (``text`` longer than 8 MiB, say); a
-        :class:`CommandError` (``line N: ...``, its ``.output`` the lines printed
-        before it) at the first bad line, a call of yours that fails in any way
+        For a bad argument; a :class:`CommandError` (``line N: ...``, ``.output``
+        the lines printed before) at the first bad line, a failing call of yours
         or output past the limits.
 
     Examples

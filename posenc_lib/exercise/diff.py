@@ -1,8 +1,5 @@
-"""Your output beside the reference's, line by line, the first difference marked.
-
-:func:`compare_outputs` compares the text as printed, to 4 decimals (the
-checkers compare numbers within 1e-6), down to the first differing number.
-"""
+"""Your output beside the reference's, line by line, the first difference marked:
+the text as printed, to 4 decimals (the checkers compare within 1e-6)."""
 
 import html
 import itertools
@@ -53,7 +50,7 @@ class OutputComparison:
         if self.same:
             return f"Same output, as printed to 4 decimals: all {n} lines agree."
         mine, reference = self.rows[self.first - 1]
-        where = _first_word(mine, reference) + _rounded(mine, reference)
+        where = _where(mine, reference)
         differing = f"{sum(a != b for a, b in self.rows)} of {n} lines differ"
         return f"{differing}; the first is line {self.first}{where}."
 
@@ -97,22 +94,24 @@ class OutputComparison:
         )
 
 
-def _first_word(mine, reference):
-    """', number N: yours X, reference Y' for the first differing number."""
+def _where(mine, reference):
+    """', number N: yours X, reference Y' for the first differing number, then
+    ' (yours look rounded to n decimals)' if every number of ``mine`` is the
+    reference's rounded to n = 1, 2 or 3 decimals."""
     if mine is None or reference is None:
         return f" ({'yours' if mine is None else 'the reference'} has no line there)"
     words, expected = mine.split(), reference.split()
     for index, (a, b) in enumerate(zip(words, expected, strict=False), start=1):
-        if a != b:  # name the number, if both are numbers (an error line is not)
-            numbers = is_number(a) and is_number(b)
-            return f", number {index}: yours {a}, reference {b}" if numbers else ""
+        if a != b and not (is_number(a) and is_number(b)):  # an error line, say
+            return ""
+        if a != b:
+            return f", number {index}: yours {a}, reference {b}" + _rounded(
+                words, expected
+            )
     return f" (yours has {len(words)} numbers, the reference {len(expected)})"
 
 
-def _rounded(mine, reference):
-    """' (yours look rounded to n decimals)' if every number of ``mine`` is the
-    reference's rounded to n = 1, 2 or 3 decimals, else ''."""
-    words, expected = (mine or "").split(), (reference or "").split()
+def _rounded(words, expected):
     if len(words) != len(expected) or not all(map(is_number, words + expected)):
         return ""
     pairs = [(float(a), float(b)) for a, b in zip(words, expected, strict=True)]
@@ -151,8 +150,8 @@ def compare_outputs(mine, reference):
     ----------
     mine, reference : str or list of str
         Your output (``run_commands(script, lookup=lookup)``) and the
-        reference's (``run_commands(script)``), each at most :data:`MAX_LINES`
-        lines. Trailing spaces and a final newline are ignored; nothing else is.
+        reference's, each at most :data:`MAX_LINES` lines (trailing spaces and a
+        final newline are ignored).
 
     Returns
     -------

@@ -34,14 +34,9 @@ PRINTED_LIMIT = 2**16  # bytes of printed output sent back per request
 class Guard:
     """A child process that serves its parent's requests, each under a time limit.
 
-    Parameters
-    ----------
-    serve : callable
-        ``serve(request, note)``, run in the child, returns a dict of plain data;
-        it calls ``note(data)`` just before learner code runs, and the time limit
-        runs from each note.
-    time_limit : float, optional
-        Seconds (checked by the caller); default :data:`TIME_LIMIT`.
+    ``serve(request, note)``, run in the child, returns a dict of plain data and
+    calls ``note(data)`` just before learner code runs: ``time_limit`` (seconds,
+    checked by the caller; default :data:`TIME_LIMIT`) runs from each note.
 
     Examples
     --------

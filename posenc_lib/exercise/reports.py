@@ -1,12 +1,10 @@
 """What a learner's function did on one call, as plain data: its report.
 
 In the guard's child (:mod:`.guard`) each call becomes a dict that JSON carries
-unchanged (:func:`call_report`): ``"value"``, what it returned (:func:`describe`;
-with ``"view": {"arg": i, "writeable": bool}`` if it shares memory with array
-argument i), or ``"error"`` (:func:`describe_error`), or, from the guard,
-``"timeout"`` (seconds) or ``"ended"``; then ``"changed"``, ``{i: value}`` for
-each array argument changed in place, and ``"printed"``. The caller reads it
-back (:func:`read_report`) and :func:`.checkers.judge` judges it.
+(:func:`call_report`): ``"value"`` (:func:`describe`; ``"view"`` if it shares
+memory with an array argument), or ``"error"`` (:func:`describe_error`), or from
+the guard ``"timeout"`` or ``"ended"``; ``"changed"``, each array argument
+changed in place; ``"printed"``. The caller reads it back (:func:`read_report`).
 
 A public contract: the class grader copies this module and :mod:`.guard` into
 each learner's box (``REAL_MODULES``, ``tools/posenc_tools/grading/box.py``) and
@@ -156,8 +154,6 @@ _HINTS = {
 def why(error):
     """One line for an error report (``describe_error``), with a hint for some.
 
-    >>> why({"type": "ValueError", "classes": ["ValueError"], "message": "bad"})
-    'ValueError: bad'
     >>> why({"type": "Exit", "classes": ["Exit", "SystemExit"], "code": 2})
     'Exit: 2 (sys.exit() ends the program; return the answer instead)'
     """
