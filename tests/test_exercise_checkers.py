@@ -188,6 +188,16 @@ def test_fewer_reports_than_cases_are_a_value_error(task):
         judge(task, [])
 
 
+def test_a_report_naming_a_huge_dtype_is_refused_before_it_is_built():
+    # a box's report is the learner's to forge: 2 GB of strings must not be built
+    value = {"type": "ndarray", "dtype": "S2000000000", "data": [0], "shape": [1]}
+    row = {"type": "ndarray", "array": True, "dtype": "float64", "shape": [4]}
+    changed = {"value": {**row, "data": [0.5, -0.5, 1.0, 0.0]}}
+    changed["changed"] = {"0": value}
+    with pytest.raises(ValueError, match="^a ndarray of dtype 'S2000000000' desc"):
+        judge("lookup", [changed])
+
+
 @pytest.mark.parametrize("check", CHECKERS.values(), ids=CHECKERS)
 def test_something_that_is_not_a_function_is_a_type_error(check):
     message = "fn == [0.0, 1.0], must be a function: yours, to check."

@@ -125,3 +125,11 @@ def test_something_that_is_not_text_is_a_type_error(bad):
         compare_outputs(bad, "1")
     with pytest.raises(TypeError, match=r"^reference == "):
         compare_outputs("1", bad)
+
+
+@pytest.mark.parametrize("lines", ["1\n" * (10**6 + 1), ["1"] * (10**6 + 1)])
+def test_outputs_past_a_million_lines_are_refused_before_they_are_split(lines):
+    message = "mine has 1000001 lines, more than the 1000000 compare_outputs compares"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
+        compare_outputs(lines, "1")
+    assert compare_outputs(["1"] * 10**6, "1").first == 2
