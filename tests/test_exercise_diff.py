@@ -46,6 +46,7 @@ ROUNDED = {
         "0.1412 -0.9900 0.0300 0.9996",
         ", number 1: yours 0.1412, reference 0.1411",
     ),  # fmt: skip
+    "fewer-numbers": ("0.1400 -0.9900", ", number 1: yours 0.1400, reference 0.1411"),
 }
 
 
