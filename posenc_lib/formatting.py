@@ -7,6 +7,8 @@ numbers through these, so a value reads the same everywhere.
 
 import numpy as np
 
+from .validation import check_array_size
+
 __all__ = ["format_number", "format_numbers", "is_number"]
 
 
@@ -31,7 +33,9 @@ def format_numbers(values):
     >>> format_numbers([0.14112, -0.98999, -0.00001])
     '0.1411 -0.9900 0.0000'
     """
-    return " ".join(format_number(x) for x in np.ravel(values))
+    values = np.asarray(values)
+    check_array_size(values.shape, "values", what="text")  # 8 characters a number
+    return " ".join(format_number(x) for x in values.flat)
 
 
 def is_number(word):

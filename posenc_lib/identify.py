@@ -27,6 +27,7 @@ from .positional import frequencies
 from .validation import (
     BASE_RANGE,
     MAX_POSITION,
+    check_array_size,
     check_d_model,
     check_positions,
     check_sequence,
@@ -49,7 +50,8 @@ _LAYOUT = {
 _TOLERANCE = {np.dtype(np.float16): 4e-3}  # 1e-3 for the others
 _FLOOR = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-6}  # 1e-9 for float64
 _SAMPLE_ROWS = 256  # rows compared for each candidate (all rows for the winner)
-_MISTAKE_ROWS = 16  # the mistakes are loops in Python: a few rows suffice
+_MISTAKE_ROWS = 16  # the mistakes are loops in Python: a few rows suffice,
+_MISTAKE_ENTRIES = 2**16  # of at most this many entries in all (at least 2 rows)
 
 
 class Identification(NamedTuple):
@@ -183,10 +185,12 @@ def _convention_candidates(table, positions):
 
 
 def _mistake_candidates(table, positions):
-    """Each of the lesson's mistakes on a few of the table's rows (they are
-    Python loops)."""
-    rows, d = _sample(len(table), _MISTAKE_ROWS), table.shape[1]
-    for mistake in POS_ENCODING_MISTAKES:
+    """Each of the lesson's mistakes on a few of the table's rows: they are Python
+    loops, so none is tried past ``d_model == 2**15``."""
+    d = table.shape[1]
+    count = min(_MISTAKE_ROWS, _MISTAKE_ENTRIES // d)
+    rows = _sample(len(table), count)
+    for mistake in POS_ENCODING_MISTAKES * (count >= 2):
         rebuilt = np.array([MISTAKES[mistake](p, d) for p in positions[rows]])
         distance = float(np.max(np.abs(table[rows] - rebuilt)))
         yield _Candidate(None, mistake, 10000.0, int(positions[0]), distance)
@@ -292,13 +296,13 @@ def identify_encoding(table, *, positions=None):
 
     The closest candidate (module notes) is reported if its largest difference
     is within 1e-3 (4e-3 for float16). Among candidates closer to each other
-    than the table's own rounding, base 10000 is preferred, then a mistake, then
-    a round base.
+    than the table's own rounding, base 10000 is preferred, then a mistake (tried
+    up to ``d_model == 2**15``), then a round base.
 
     Parameters
     ----------
     table : array_like of shape (n, d_model)
-        Rows, an array or a tensor, float16 to float64; ``d_model`` even, finite.
+        Rows, float16 to float64, finite; ``d_model`` even; 256 MiB as float64.
     positions : sequence of int, shape (n,), optional
         The position of each row, in any order; default ``0 .. n - 1``.
 
@@ -317,6 +321,7 @@ def identify_encoding(table, *, positions=None):
     what = "(n_positions, d_model), one row per position"
     array = check_table(table, what=what)  # (n, d_model), finite
     d_model = check_d_model(array.shape[1], name="table.shape[1]")
+    check_array_size(array.shape, "table", what="a float64 copy")  # and rebuilt
     table, dtype = array.astype(np.float64), array.dtype
     positions = range(len(table)) if positions is None else positions
     positions = check_positions(positions)  # (n,)

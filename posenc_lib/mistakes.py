@@ -30,7 +30,13 @@ from functools import cached_property
 
 import numpy as np
 
-from .validation import check_d_model, check_index, check_integer, check_table
+from .validation import (
+    check_array_size,
+    check_d_model,
+    check_index,
+    check_integer,
+    check_table,
+)
 
 __all__ = ["CHAPTER", "MISTAKES", "POS_ENCODING_MISTAKES", "RIGHT", "Mistake"]
 
@@ -55,7 +61,9 @@ def lookup(table, token_id):
 
 
 def _checked_pos_encoding(pos, d):
-    return check_integer(pos, "pos", min_value=0), check_d_model(d, name="d")
+    pos, d = check_integer(pos, "pos", min_value=0), check_d_model(d, name="d")
+    check_array_size((d,), "d")  # before its np.zeros(d)
+    return pos, d
 
 
 def _checked_lookup(table, token_id):

@@ -327,8 +327,9 @@ def check_permutation(perm, name="perm", *, size=None):
     (``size`` defaults to ``len(perm)``)."""
     array = check_positions(perm, name)  # (n,)
     size = len(array) if size is None else size
-    if sorted(array.tolist()) != list(range(size)):
-        raise _fail(name, array.tolist(), f"a permutation of range({size})")
+    if len(array) != size or not np.array_equal(np.sort(array), np.arange(size)):
+        shown = array[:30].tolist()  # as much as describe() shows
+        raise _fail(name, shown, f"a permutation of range({size})")
     return array
 
 
@@ -365,6 +366,8 @@ def check_array(
         raise ValueError(
             f"{name} has shape {array.shape}, must hold at least one number."
         )
+    if array.dtype.kind != "f" and not positive:  # integers: finite, no mask
+        return array
     bad = np.isnan(array) if inf else ~np.isfinite(array) | (positive & (array <= 0))
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])

@@ -44,7 +44,8 @@ from posenc_lib.attention import (
     self_attention,
     softmax,
 )
-from posenc_lib.mistakes import MISTAKES
+from posenc_lib.formatting import format_numbers
+from posenc_lib.mistakes import MISTAKES, Mistake
 from posenc_lib.properties import (
     diagonal_spread,
     min_distance,
@@ -54,6 +55,7 @@ from posenc_lib.properties import (
     shift_map_error,
     table_of,
 )
+from posenc_lib.validation import check_permutation
 from posenc_lib.word_vectors import cosine_similarity, project_2d
 
 EXACT = 1e-15  # against sin(pos / float64 divisor), computed exactly
@@ -231,20 +233,49 @@ SIZES = {
         "max_len and d_model would give the result of shape (10000000, 512), "
         "38.1 GiB: ",
     ),
+    "mistake-d": (  # its loop's np.zeros(d)
+        lambda: MISTAKES["sine-only"](0, 10**9),
+        "d would give the result of shape (1000000000,), 7.45 GiB: ",
+    ),
+    "identify_encoding": (  # its float64 copy and the rebuilt tables
+        lambda: identify_encoding(np.broadcast_to(np.int8(1), (2**13, 2**13))),
+        "table would give a float64 copy of shape (8192, 8192), 512 MiB: ",
+    ),
+    "format_numbers": (
+        lambda: format_numbers(np.broadcast_to(0.0, (10**9,))),
+        "values would give text of shape (1000000000,), 7.45 GiB: ",
+    ),
 }
+UP_FRONT = {k: (call, start + LIMIT) for k, (call, start) in SIZES.items()}
+UP_FRONT["check_permutation-size"] = (  # was list(range(size))
+    lambda: check_permutation([0, 1], size=10**12),
+    "perm == [0, 1], must be a permutation of range(1000000000000).",
+)
 
 
-@pytest.mark.parametrize("case", SIZES, ids=str)
+@pytest.mark.parametrize("case", UP_FRONT, ids=str)
 def test_too_large_results_are_refused_up_front(case):
-    call, start = SIZES[case]
+    call, message = UP_FRONT[case]
     tracemalloc.start()  # numpy reports its allocations to tracemalloc
     try:
-        with pytest.raises(ValueError, match=f"^{re.escape(start + LIMIT)}$"):
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
             call()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 16 * 2**20  # up front: nothing near the result's size allocated
+
+
+def test_identify_encoding_runs_the_mistakes_loops_on_few_entries(monkeypatch):
+    widths, call = [], Mistake.__call__
+    monkeypatch.setattr(
+        Mistake, "__call__", lambda m, *a: widths.append(a[1]) or call(m, *a)
+    )
+    assert identify_encoding(np.zeros((64, 2**13))).convention is None
+    assert len(widths) == 5 * 8  # 8 rows of 2**13 for each of 5 mistakes: 2**16
+    widths.clear()
+    assert identify_encoding(np.zeros((2, 2**16))).convention is None
+    assert widths == []  # past d_model == 2**15, none
 
 
 # -- attention --------------------------------------------------------------------
