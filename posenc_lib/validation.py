@@ -1,12 +1,10 @@
 """Argument checks shared by every public function.
 
-Each check returns a clean value (a Python ``int``, a numpy array of a known
-dtype and shape) or raises an error naming the argument, showing its value
-(:func:`describe`) and saying what was expected, as scikit-learn's
-``check_scalar`` does: ``d_model == 7, must be an even integer >= 2.`` A wrong
-*kind* of value is a ``TypeError`` and shows its type; a wrong *value*, a
-``ValueError``. Arrays of numbers have one contract, :func:`check_array`: real
-numbers, at least one, no nan or inf, so that no answer is silently nan.
+Each returns a clean value (an ``int``, an array of known dtype and shape) or
+raises naming the argument, its value and what was expected: ``d_model == 7, must
+be an even integer >= 2.``; a wrong *kind* is a ``TypeError`` (with its type), a
+wrong *value* a ``ValueError``. Arrays (:func:`check_array`) hold real, finite
+numbers, at least one, so that no answer is silently nan.
 """
 
 import math
@@ -15,31 +13,13 @@ from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = [
-    "BASE_RANGE",
-    "MAX_ARRAY_BYTES",
-    "MAX_POSITION",
-    "check_array",
-    "check_array_size",
-    "check_base",
-    "check_callable",
-    "check_choice",
-    "check_d_model",
-    "check_dtype",
-    "check_index",
-    "check_instance",
-    "check_integer",
-    "check_permutation",
-    "check_position",
-    "check_positions",
-    "check_positive",
-    "check_seconds",
-    "check_sequence",
-    "check_table",
-    "check_tables",
-    "check_token_ids",
-    "describe",
-]
+__all__ = (  # the checks, and the limits they hold
+    "BASE_RANGE MAX_ARRAY_BYTES MAX_POSITION check_array check_array_size "
+    "check_base check_callable check_choice check_d_model check_dtype check_index "
+    "check_instance check_integer check_permutation check_position "
+    "check_positions check_positive check_seconds check_sequence check_table "
+    "check_tables check_token_ids describe"
+).split()
 
 MAX_POSITION = 2**53 - 1  # float64 holds every integer up to 2**53: one angle each
 MAX_ARRAY_BYTES = 2**28  # 256 MiB: larger arrays are refused before they are built
@@ -51,11 +31,8 @@ _BOOLS = frozenset((bool, np.bool_))
 
 
 def describe(value, *, kind=True):
-    """A short form of ``value`` for a message; with ``kind``, its type after it
-    (an integer past 40 digits shows its start and its length).
+    """A short form of ``value`` for a message; with ``kind``, its type after it.
 
-    Examples
-    --------
     >>> describe(4.0), describe(np.int64(3), kind=False), describe(-(10**5000))
     ('4.0 (float)', '3', '-100000000000...(5001 digits) (int)')
     """
@@ -79,8 +56,8 @@ def describe(value, *, kind=True):
 
 
 def _digits(value, *, count=False):
-    """``str(value)``, or past 40 digits its first 12 and the number of digits
-    (that number alone if ``count``), without ``str`` of a huge int."""
+    """``str(value)``, past 40 digits its first 12 and their count (the count
+    alone if ``count``), never ``str`` of a huge int."""
     size = abs(value)
     if size.bit_length() < 1000:
         digits = len(str(size))
@@ -107,11 +84,10 @@ def _is_int(value):
 def check_integer(value, name, *, min_value=None, max_value=None):
     """Return ``value`` as an ``int``, or raise unless it is an integer in range."""
     low, high = min_value is not None, max_value is not None
-    expected = "an integer"
-    if low and high:
-        expected += f" in [{min_value}, {max_value}]"
-    elif low or high:
-        expected += f" >= {min_value}" if low else f" <= {max_value}"
+    bounds = f" >= {min_value}" * low + f" <= {max_value}" * high
+    expected = (
+        f"an integer{f' in [{min_value}, {max_value}]' if low and high else bounds}"
+    )
     if not _is_int(value):
         raise _fail(name, value, expected, TypeError)
     if (low and value < min_value) or (high and value > max_value):
@@ -128,8 +104,8 @@ def check_d_model(d_model, name="d_model"):
 
 
 def check_position(value, name="pos", *, signed=False):
-    """Return ``value`` as an ``int`` in ``[0, 2**53)``, or with ``signed`` (an
-    offset) in ``(-2**53, 2**53)``; raise naming it otherwise."""
+    """Return ``value`` as an ``int`` in ``[0, 2**53)`` (an offset, ``signed``, in
+    ``(-2**53, 2**53)``)."""
     value = check_integer(value, name, min_value=None if signed else 0)
     if abs(value) > MAX_POSITION:
         bound = f"with |{name}| < {_TOO_FAR[6:]}" if signed else _TOO_FAR
@@ -235,8 +211,8 @@ def check_dtype(dtype, name="dtype"):
 
 
 def check_sequence(values, name, *, what="a sequence", length=None, per=""):
-    """Return ``values`` if it is a sized sequence (not text) of ``length`` items
-    if given; ``what`` says what was expected, ``per`` why that length."""
+    """Return ``values`` if a sized sequence, not text (``what``), of ``length``
+    items if given (``per`` says why)."""
     if isinstance(values, _TEXT) or not hasattr(values, "__len__"):
         raise _fail(name, values, what, TypeError)
     if length is not None and len(values) != length:
@@ -245,9 +221,8 @@ def check_sequence(values, name, *, what="a sequence", length=None, per=""):
 
 
 def _integers(values, name, one, high, expected):
-    """``values`` as a 1-D int64 array of integers in ``[0, high]``, or an error
-    naming the first bad item (``one`` describes an item, ``expected`` what one
-    below 0 and one above ``high`` must be). Text, bytes and bools are refused."""
+    """``values`` as a 1-D int64 array in ``[0, high]``, or an error naming the first
+    bad item (``one`` an item; ``expected`` below 0, above ``high``)."""
     many = f"a 1-D sequence of {one.split(' ', 1)[1]}s"
     if isinstance(values, np.ma.MaskedArray):  # its mask would be read past
         raise TypeError(
@@ -288,8 +263,6 @@ def _integers(values, name, one, high, expected):
 def check_positions(positions, name="positions"):
     """Return ``positions`` as a 1-D int64 array of integers in ``[0, 2**53)``.
 
-    Examples
-    --------
     >>> check_positions(range(3))
     array([0, 1, 2])
     >>> check_positions(b"ab")
@@ -340,8 +313,6 @@ def check_array(
     (> 0 if ``positive``; ``inf`` allows infinities, never nan), of ``ndim`` and
     ``shape`` if given (None: any length; ``what`` says which, for the message).
 
-    Examples
-    --------
     >>> check_array([[1.0, np.inf]], "table", ndim=2, what="(n, d)")
     Traceback (most recent call last):
     ...
@@ -358,9 +329,8 @@ def check_array(
         raise TypeError(f"{name} has dtype {array.dtype}, must hold {real}.")
     if ndim is not None and array.ndim != ndim:
         raise ValueError(f"{name} has shape {array.shape}, must be {ndim}-D: {what}.")
-    if shape and any(
-        n not in (None, m) for n, m in zip(shape, array.shape, strict=True)
-    ):
+    lengths = zip(shape or (), array.shape, strict=True)  # lazy
+    if shape and any(n not in (None, m) for n, m in lengths):
         raise ValueError(f"{name} has shape {array.shape}, must be {what}.")
     if array.size == 0:
         raise ValueError(
