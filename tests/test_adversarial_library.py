@@ -1,18 +1,13 @@
 """Adversarial inputs to the library: no silent wrong answer, no raw numpy error.
 
 Each case here was once accepted with a wrong result or ended in numpy's own
-(or Python's) message. The accepted range is positions in ``[0, 2**53)`` and
-``base`` in ``[1, 1e100]``; over it both of ``posenc_lib.exact``'s ways (exact
-angles row by row, rotated blocks for a run) must agree with a high-precision
-reference:
-
-* within ``EXACT = 1e-15`` of ``sin`` / ``cos`` of ``pos / divisor`` computed
-  exactly, with ``divisor`` the float64 value of ``base ** (2 * pair / d)``;
-* within ``1e-15 + 3e-16 * pos`` of the formula in exact arithmetic (the
-  divisor's own rounding moves the angle by about ``pos * 1e-16``).
-
-(The formula as written, used below position 2**12, is held to its own bound
-in test_adversarial_exactness.py.)
+(or Python's) message. Over the accepted range (positions in ``[0, 2**53)``,
+``base`` in ``[1, 1e100]``) both of ``posenc_lib.exact``'s ways (exact angles row
+by row, rotated blocks for a run) are within ``EXACT = 1e-15`` of ``sin`` / ``cos``
+of ``pos / divisor`` computed exactly (``divisor`` the float64 value of ``base **
+(2 * pair / d)``), and within ``1e-15 + 3e-16 * pos`` of the formula in exact
+arithmetic (the divisor's rounding moves the angle by about ``pos * 1e-16``). The
+formula as written, below position 2**12: test_adversarial_exactness.py.
 """
 
 import math
