@@ -1,8 +1,6 @@
-"""How the course prints a number: exactly 4 decimals, and never ``-0.0000``
-(from 1e10 on, 4 decimals of its scientific form, so no line runs to 300 digits).
-
-The command interpreter, the checkers' messages and the sliders' text print
-numbers through these, so a value reads the same everywhere.
+"""How the course prints a number, the same everywhere (the command interpreter,
+the checkers' messages, the sliders): 4 decimals (of its scientific form from 1e10
+on, so no line runs to 300 digits), never ``-0.0000``.
 """
 
 import numpy as np

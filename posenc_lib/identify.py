@@ -1,6 +1,5 @@
-r"""Which sinusoidal table is this? :func:`identify_encoding` names the convention
-of :mod:`posenc_lib.conventions`, the base and the first position, or the
-lesson's mistake (:mod:`posenc_lib.mistakes`), or says what it is nearest to.
+"""Which sinusoidal table is this? :func:`identify_encoding` names its convention
+(:mod:`posenc_lib.conventions`), base and first position, or the lesson's mistake.
 
 It estimates and rebuilds: the angle each (sin, cos) pair turns between rows
 gives its frequency, a fit of their logarithms the base, the angles of one row its
@@ -9,6 +8,7 @@ as is each mistake; the closest wins if within a tolerance loose enough for a
 peer computing in float32 and far tighter than any mistake.
 """
 
+from collections import namedtuple
 from typing import NamedTuple
 
 import numpy as np
@@ -79,12 +79,7 @@ class Identification(NamedTuple):
         return self.message
 
 
-class _Candidate(NamedTuple):
-    convention: str | None
-    mistake: str | None
-    base: float
-    first_position: int
-    distance: float
+_Candidate = namedtuple("_Candidate", "convention mistake base first_position distance")
 
 
 def _frequencies(sin, cos, positions):
@@ -192,14 +187,6 @@ def _choose(candidates, tolerance, floor):
     return min(sorted(close, key=lambda c: c.distance), key=preference), True
 
 
-def _noise_floor(dtype, positions, tolerance):
-    """The rounding noise in which candidates tie: an angle ``p * w`` computed in
-    ``dtype`` is off by up to ``(p + 1) * eps`` (below a quarter of ``tolerance``)."""
-    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
-    bound = (float(np.max(positions)) + 1) * eps
-    return min(max(_FLOOR.get(dtype, 1e-9), bound), tolerance / 4)
-
-
 def _describe(candidate, d_model, base_known=True):
     """``the 'concat' layout ([sin | cos] halves) with base 10000``, for messages."""
     if candidate.mistake is not None:
@@ -285,12 +272,8 @@ def identify_encoding(table, *, positions=None):
     >>> found = identify_encoding(encoding_table("concat", range(50), 8))
     >>> found.convention, found.base, found.permutation.tolist()
     ('concat', 10000.0, [0, 4, 1, 5, 2, 6, 3, 7])
-    >>> from posenc_lib.mistakes import MISTAKES
-    >>> identify_encoding([MISTAKES["sine-only"](p, 6) for p in range(20)]).mistake
-    'sine-only'
     """
-    what = "(n_positions, d_model), one row per position"
-    array = check_table(table, what=what)  # (n, d_model), finite
+    array = check_table(table, what="(n_positions, d_model), one row per position")
     d_model = check_d_model(array.shape[1], name="table.shape[1]")
     check_array_size(array.shape, "table", what="a float64 copy")  # and rebuilt
     table, dtype = array.astype(np.float64), array.dtype
@@ -298,7 +281,9 @@ def identify_encoding(table, *, positions=None):
     positions = check_positions(positions)  # (n,)
     check_sequence(positions, "positions", length=len(table), per=" (rows of table)")
     tolerance = _TOLERANCE.get(dtype, 1e-3)
-    floor = _noise_floor(dtype, positions, tolerance)
+    eps = np.finfo(dtype).eps if dtype.kind == "f" else 0.0  # an angle p * w in
+    bound = (float(np.max(positions)) + 1) * eps  # dtype is off by (p + 1) * eps
+    floor = min(max(_FLOOR.get(dtype, 1e-9), bound), tolerance / 4)  # tie below
     candidates = list(_convention_candidates(table, positions))
     candidates += _mistake_candidates(table, positions)
     best, matched = _choose(candidates, tolerance, floor)

@@ -78,20 +78,18 @@ class Mistake:
     id : str
         Its name, e.g. ``"sine-only"``: the checker's ``CheckResult.mistake``.
     task : {"pos_encoding", "lookup"}
-        The function it gets wrong (``sinusoidal_positions``, row by row).
+        The function it gets wrong.
     right_line, wrong_line : str
         A line of ``RIGHT[task]``, and the line the mistake writes instead.
-    explanation : str
-        What goes wrong, as the checker says it.
-    breaks, shown_by : str
-        What it breaks, and the number chapter 05 shows it with (its map).
+    explanation, breaks, shown_by : str
+        What goes wrong (the checker says it), what it breaks and the number
+        chapter 05 shows it with (its map).
     taught : (str, str)
         ``(notebook, section)`` where the course teaches the right line.
     bullet : int or None
         The lesson's bullet (1 to 5) it comes from, if any.
     recognised_by : {"answers", "view"}
-        How the checker tells it: its answers on the checker's cases, or (for
-        a ``lookup``) a writeable view of the table returned.
+        How the checker tells it: its answers, or a writeable view returned.
     """
 
     id: str

@@ -9,7 +9,7 @@ numbers, at least one, so that no answer is silently nan.
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -76,18 +76,16 @@ def _fail(name, value, expected, error=ValueError):
     )
 
 
-def _is_int(value):
-    """True for Python and numpy integers, False for bools and everything else."""
+def _is_int(value):  # Python and numpy integers, not bools
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def check_integer(value, name, *, min_value=None, max_value=None):
     """Return ``value`` as an ``int``, or raise unless it is an integer in range."""
     low, high = min_value is not None, max_value is not None
-    bounds = f" >= {min_value}" * low + f" <= {max_value}" * high
-    expected = (
-        f"an integer{f' in [{min_value}, {max_value}]' if low and high else bounds}"
-    )
+    expected = "an integer" + f" >= {min_value}" * low + f" <= {max_value}" * high
+    if low and high:
+        expected = f"an integer in [{min_value}, {max_value}]"
     if not _is_int(value):
         raise _fail(name, value, expected, TypeError)
     if (low and value < min_value) or (high and value > max_value):
@@ -132,13 +130,7 @@ def check_positive(value, name):
 
 
 def check_seconds(value, name="time_limit", *, most=3600):
-    """Return ``value`` as a float, or raise unless it is a number in ``(0, most]``.
-
-    >>> check_seconds(10**400)
-    Traceback (most recent call last):
-    ...
-    ValueError: time_limit == 100000000000...(401 digits), must be a number of seconds in (0, 3600].
-    """  # noqa: E501
+    """Return ``value`` as a float, or raise unless it is a number in ``(0, most]``."""
     expected = f"a number of seconds in (0, {most}]"
     if not 0 < _real(value, name, expected) <= most:
         raise _fail(name, value, expected)
@@ -177,10 +169,8 @@ def check_array_size(shape, name, *, itemsize=8, what="the result"):
 
 
 def check_callable(value, name, *, what="a function"):
-    """Return ``value`` if it can be called; a TypeError saying ``what`` if not."""
-    if not callable(value):
-        raise _fail(name, value, what, TypeError)
-    return value
+    """:func:`check_instance` of anything that can be called."""
+    return check_instance(value, name, Callable, what=what)
 
 
 def check_instance(value, name, kind, *, what):

@@ -24,6 +24,7 @@ from posenc_lib.validation import (  # noqa: F401 - the calls below use them
     check_position,
     check_positions,
     check_positive,
+    check_seconds,
     check_sequence,
     check_table,
     check_tables,
@@ -124,6 +125,10 @@ REJECTED = {  # the call -> its error, as Python prints it
     ),
     "check_positive(1j, 'base')": (
         "TypeError: base == 1j (complex), must be a finite number > 0."
+    ),
+    "check_seconds(10**400)": (
+        "ValueError: time_limit == 100000000000...(401 digits), must be a number of "
+        "seconds in (0, 3600]."
     ),
     "check_base(np.nan)": "ValueError: base == nan, must be a number in [1, 1e100].",
     "check_choice(None, 'layout', ('a', 'b'))": (
