@@ -95,8 +95,7 @@ def _estimated_base(freqs, d_model):
     """The base with ``freqs ~ base ** (-2 i / d_model)`` (or None), by least
     squares on ``-log w_i``, weighted by ``w_i ** 2`` (slow pairs are known less)."""
     i = np.arange(d_model // 2)
-    ok = None if freqs is None else (freqs > 0) & (i > 0)
-    if ok is None or not ok.any():
+    if freqs is None or not (ok := (freqs > 0) & (i > 0)).any():
         return None
     weight = freqs[ok] ** 2
     slope = np.sum(weight * i[ok] * -np.log(freqs[ok])) / np.sum(weight * i[ok] ** 2)
@@ -111,11 +110,8 @@ def _bases(convention, estimate, d_model):
         estimate = estimate ** ((m - 1) / m)  # undo B = base ** (m / (m - 1))
     if convention == "tensor2tensor" and m > 1:  # the lesson's base must be valid
         high = high ** ((m - 1) / m)
-    bases = [
-        10000.0,
-        *([] if estimate is None else [float(f"{estimate:.2g}"), estimate]),
-    ]
-    return [base for base in dict.fromkeys(bases) if low <= base <= high]
+    guesses = [] if estimate is None else [float(f"{estimate:.2g}"), estimate]
+    return [b for b in dict.fromkeys([10000.0, *guesses]) if low <= b <= high]
 
 
 def _first_position(sin, cos, positions, freqs):

@@ -81,10 +81,11 @@ def _is_int(value):  # Python and numpy integers, not bools
 
 
 def check_integer(value, name, *, min_value=None, max_value=None):
-    """Return ``value`` as an ``int``, or raise unless it is an integer in range."""
+    """Return ``value`` as an ``int``, or raise unless it is an integer in range
+    (a ``max_value`` comes with a ``min_value``)."""
     low, high = min_value is not None, max_value is not None
-    expected = "an integer" + f" >= {min_value}" * low + f" <= {max_value}" * high
-    if low and high:
+    expected = f"an integer{f' >= {min_value}' * low}"
+    if high:
         expected = f"an integer in [{min_value}, {max_value}]"
     if not _is_int(value):
         raise _fail(name, value, expected, TypeError)
