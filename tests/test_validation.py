@@ -1,10 +1,9 @@
 """The validation helpers: what they accept, and the exact message for what they don't.
 
-The public functions' own messages are tested beside them (test_positional.py,
-test_embedding.py, test_adversarial_library.py, ...); here each helper on its own,
-including the inputs numpy would convert silently: a bool in a list of ints,
-bytes read as numbers, an integer too large for int64 or for ``str``. Each case is
-the call as a user writes it, and what Python prints of its error.
+The public functions' messages are tested beside them (test_adversarial_library.py,
+...); here each helper, with the inputs numpy would convert silently (a bool in a
+list of ints, bytes read as numbers, an integer too large for int64 or ``str``).
+Each case is the call as a user writes it, and what Python prints of its error.
 """
 
 import numpy as np
