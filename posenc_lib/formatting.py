@@ -1,11 +1,11 @@
-"""How the course prints a number: exactly 4 decimals, and never ``-0.0000``
-(from 1e10 on, 4 decimals of its scientific form, so no line runs to 300 digits).
-
-The command interpreter, the checkers' messages and the sliders' text print
-numbers through these, so a value reads the same everywhere.
+"""How the course prints a number, the same everywhere (the command interpreter,
+the checkers' messages, the sliders): 4 decimals (of its scientific form from 1e10
+on, so no line runs to 300 digits), never ``-0.0000``.
 """
 
 import numpy as np
+
+from .validation import check_array_size
 
 __all__ = ["format_number", "format_numbers", "is_number"]
 
@@ -31,7 +31,9 @@ def format_numbers(values):
     >>> format_numbers([0.14112, -0.98999, -0.00001])
     '0.1411 -0.9900 0.0000'
     """
-    return " ".join(format_number(x) for x in np.ravel(values))
+    values = np.asarray(values)
+    check_array_size(values.shape, "values", what="text")  # 8 characters a number
+    return " ".join(format_number(x) for x in values.flat)
 
 
 def is_number(word):

@@ -1,16 +1,14 @@
-r"""Which sinusoidal table is this? :func:`identify_encoding` names the convention
-of :mod:`posenc_lib.conventions`, the base and the first position, or the
-lesson's mistake (:mod:`posenc_lib.mistakes`), or says what it is nearest to.
+"""Which sinusoidal table is this? :func:`identify_encoding` names its convention
+(:mod:`posenc_lib.conventions`), base and first position, or the lesson's mistake.
 
-It estimates and rebuilds. The angle each (sin, cos) pair turns between two rows
-is ``steps * frequency``, so consecutive rows give every pair's frequency and a
-least-squares fit of their logarithms gives the base; the angles of one row give
-the position it encodes. Each convention is rebuilt with that base, the same
-base rounded, and 10000, and compared with the table entry by entry; so is each
-mistake. The closest wins if it is within a tolerance loose enough for a peer
-computing in float32 and far tighter than any mistake.
+It estimates and rebuilds: the angle each (sin, cos) pair turns between rows
+gives its frequency, a fit of their logarithms the base, the angles of one row its
+position. Each convention is rebuilt with that base (rounded and not) and 10000,
+as is each mistake; the closest wins if within a tolerance loose enough for a
+peer computing in float32 and far tighter than any mistake.
 """
 
+from collections import namedtuple
 from typing import NamedTuple
 
 import numpy as np
@@ -27,6 +25,7 @@ from .positional import frequencies
 from .validation import (
     BASE_RANGE,
     MAX_POSITION,
+    check_array_size,
     check_d_model,
     check_positions,
     check_sequence,
@@ -42,14 +41,12 @@ _LAYOUT = {
     "tensor2tensor": "[sin | cos] halves with frequencies base ** (-i / (d/2 - 1))",
 }
 
-# Largest |difference| in one entry that still counts as the same encoding: loose
-# enough for a peer that computes its angles in float32 (5.6e-5 off by row
-# 1000), tight enough that every lesson mistake is far outside it; and the
-# rounding noise under which two candidates tie.
+# The largest |difference| in one entry that is a match (float32 angles are
+# 5.6e-5 off by row 1000), and the rounding noise under which candidates tie.
 _TOLERANCE = {np.dtype(np.float16): 4e-3}  # 1e-3 for the others
 _FLOOR = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-6}  # 1e-9 for float64
 _SAMPLE_ROWS = 256  # rows compared for each candidate (all rows for the winner)
-_MISTAKE_ROWS = 16  # the mistakes are loops in Python: a few rows suffice
+_MISTAKE_ENTRIES = 2**16  # the mistakes are Python loops: up to 16 rows, >= 2
 
 
 class Identification(NamedTuple):
@@ -68,13 +65,6 @@ class Identification(NamedTuple):
     distance : float
         Largest |difference| from the named (or nearest) candidate.
     message : str
-
-    Examples
-    --------
-    >>> from posenc_lib import encoding_table
-    >>> found = identify_encoding(encoding_table("concat", range(8), 6))
-    >>> found.convention, found.first_position
-    ('concat', 0)
     """
 
     convention: str | None
@@ -89,17 +79,11 @@ class Identification(NamedTuple):
         return self.message
 
 
-class _Candidate(NamedTuple):
-    convention: str | None
-    mistake: str | None
-    base: float
-    first_position: int
-    distance: float
+_Candidate = namedtuple("_Candidate", "convention mistake base first_position distance")
 
 
 def _frequencies(sin, cos, positions):
-    """Each pair's angle per position, ``(m,)``: pair ``i`` of a row is the point
-    ``cos + 1j sin``, and turns by ``s * w_i`` over ``s`` positions."""
+    """Each pair's angle per position ``(m,)``: ``cos + 1j sin`` turns ``s * w_i``."""
     order = np.argsort(positions, kind="stable")
     steps = np.diff(positions[order])  # (n - 1,)
     z = (cos + 1j * sin)[order]  # (n, m)
@@ -108,12 +92,10 @@ def _frequencies(sin, cos, positions):
 
 
 def _estimated_base(freqs, d_model):
-    """The base with ``freqs ~ base ** (-2 i / d_model)``, or None: a weighted
-    least-squares fit of ``-log w_i`` against ``i`` (slow pairs turn little, so
-    their frequency is known less well and counts less)."""
+    """The base with ``freqs ~ base ** (-2 i / d_model)`` (or None), by least
+    squares on ``-log w_i``, weighted by ``w_i ** 2`` (slow pairs are known less)."""
     i = np.arange(d_model // 2)
-    ok = None if freqs is None else (freqs > 0) & (i > 0)
-    if ok is None or not ok.any():
+    if freqs is None or not (ok := (freqs > 0) & (i > 0)).any():
         return None
     weight = freqs[ok] ** 2
     slope = np.sum(weight * i[ok] * -np.log(freqs[ok])) / np.sum(weight * i[ok] ** 2)
@@ -128,16 +110,13 @@ def _bases(convention, estimate, d_model):
         estimate = estimate ** ((m - 1) / m)  # undo B = base ** (m / (m - 1))
     if convention == "tensor2tensor" and m > 1:  # the lesson's base must be valid
         high = high ** ((m - 1) / m)
-    bases = [10000.0] + (
-        [] if estimate is None else [float(f"{estimate:.2g}"), estimate]
-    )
-    return [base for base in dict.fromkeys(bases) if low <= base <= high]
+    guesses = [] if estimate is None else [float(f"{estimate:.2g}"), estimate]
+    return [b for b in dict.fromkeys([10000.0, *guesses]) if low <= b <= high]
 
 
 def _first_position(sin, cos, positions, freqs):
-    """Position of the first row, from the angles of every pair at that row:
-    the slowest pair first (one turn covers the most positions), then each
-    faster one refines the estimate. ``freqs`` are the candidate's own."""
+    """Position of the first row from its angles: the slowest pair's, refined by
+    each faster one (``freqs``, the candidate's)."""
     row = int(np.argmin(positions))
     angle = np.angle(cos[row] + 1j * sin[row])  # (m,)
     order = np.argsort(freqs)
@@ -156,11 +135,8 @@ def _sample(n_rows, size):
 
 
 def _convention_candidates(table, positions):
-    """The best guesses for each convention: estimated base and start, rebuilt.
-
-    A start that would move a position outside ``[0, 2**53)`` is not tried: the
-    table cannot be those rows.
-    """
+    """Each convention rebuilt with its estimated bases and starts (none that
+    moves a position outside ``[0, 2**53)``)."""
     d, first = table.shape[1], int(positions[0])
     lowest = first - int(positions.min())  # a start below: a position below 0
     highest = MAX_POSITION - int(positions.max()) + first  # above: past 2**53
@@ -183,21 +159,18 @@ def _convention_candidates(table, positions):
 
 
 def _mistake_candidates(table, positions):
-    """Each of the lesson's mistakes on a few of the table's rows (they are
-    Python loops)."""
-    rows, d = _sample(len(table), _MISTAKE_ROWS), table.shape[1]
-    for mistake in POS_ENCODING_MISTAKES:
+    """Each mistake on a few rows (none past ``d_model == 2**15``)."""
+    d, count = table.shape[1], min(16, _MISTAKE_ENTRIES // table.shape[1])
+    rows = _sample(len(table), count)
+    for mistake in POS_ENCODING_MISTAKES * (count >= 2):
         rebuilt = np.array([MISTAKES[mistake](p, d) for p in positions[rows]])
         distance = float(np.max(np.abs(table[rows] - rebuilt)))
         yield _Candidate(None, mistake, 10000.0, int(positions[0]), distance)
 
 
 def _choose(candidates, tolerance, floor):
-    """The candidate to report, and whether it matches within ``tolerance``.
-
-    Candidates within ``floor`` (or twice the best distance) of each other tie;
-    among them the default base wins, then a mistake, then a round base.
-    """
+    """The candidate to report, and whether it is within ``tolerance``. Those
+    within ``floor`` (or twice the best) tie: 10000, then a mistake, a round base."""
     best = min(candidates, key=lambda c: c.distance)
     if best.distance > tolerance:
         return best, False
@@ -208,18 +181,6 @@ def _choose(candidates, tolerance, floor):
         return 1 if c.mistake else 0 if c.base == 10000.0 else 3 - round_base
 
     return min(sorted(close, key=lambda c: c.distance), key=preference), True
-
-
-def _noise_floor(dtype, positions, tolerance):
-    """Differences below this are rounding noise, in which candidates tie.
-
-    A table computed in ``dtype`` has each angle ``p * w`` (``w <= 1``) off by up
-    to ``(p + 1) * eps``, and its sine and cosine by as much; the last bits
-    depend on the CPU's SIMD kernels. Kept below a quarter of ``tolerance``.
-    """
-    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
-    bound = (float(np.max(positions)) + 1) * eps
-    return min(max(_FLOOR.get(dtype, 1e-9), bound), tolerance / 4)
 
 
 def _describe(candidate, d_model, base_known=True):
@@ -290,15 +251,14 @@ def _result(candidate, matched, d_model, positions, tolerance):
 def identify_encoding(table, *, positions=None):
     """Say which sinusoidal convention ``table`` follows, with which base.
 
-    The closest candidate (module notes) is reported if its largest difference
-    is within 1e-3 (4e-3 for float16). Among candidates closer to each other
-    than the table's own rounding, base 10000 is preferred, then a mistake, then
-    a round base.
+    The closest candidate (module notes) matches if within 1e-3 in every entry
+    (4e-3 for float16). Among those as close as the table's rounding, base 10000
+    wins, then a mistake (tried up to ``d_model == 2**15``), then a round base.
 
     Parameters
     ----------
     table : array_like of shape (n, d_model)
-        Rows, an array or a tensor, float16 to float64; ``d_model`` even, finite.
+        Rows, float16 to float64, finite; ``d_model`` even; 256 MiB as float64.
     positions : sequence of int, shape (n,), optional
         The position of each row, in any order; default ``0 .. n - 1``.
 
@@ -308,21 +268,18 @@ def identify_encoding(table, *, positions=None):
     >>> found = identify_encoding(encoding_table("concat", range(50), 8))
     >>> found.convention, found.base, found.permutation.tolist()
     ('concat', 10000.0, [0, 4, 1, 5, 2, 6, 3, 7])
-    >>> from posenc_lib.mistakes import MISTAKES
-    >>> identify_encoding([MISTAKES["sine-only"](p, 6) for p in range(20)]).mistake
-    'sine-only'
-    >>> print(identify_encoding(np.ones((10, 4))))  # doctest: +ELLIPSIS
-    Not a sinusoidal encoding I recognise. The nearest candidate is ...
     """
-    what = "(n_positions, d_model), one row per position"
-    array = check_table(table, what=what)  # (n, d_model), finite
+    array = check_table(table, what="(n_positions, d_model), one row per position")
     d_model = check_d_model(array.shape[1], name="table.shape[1]")
+    check_array_size(array.shape, "table", what="a float64 copy")  # and rebuilt
     table, dtype = array.astype(np.float64), array.dtype
     positions = range(len(table)) if positions is None else positions
     positions = check_positions(positions)  # (n,)
     check_sequence(positions, "positions", length=len(table), per=" (rows of table)")
     tolerance = _TOLERANCE.get(dtype, 1e-3)
-    floor = _noise_floor(dtype, positions, tolerance)
+    eps = np.finfo(dtype).eps if dtype.kind == "f" else 0.0  # an angle p * w in
+    bound = (float(np.max(positions)) + 1) * eps  # dtype is off by (p + 1) * eps
+    floor = min(max(_FLOOR.get(dtype, 1e-9), bound), tolerance / 4)  # tie below
     candidates = list(_convention_candidates(table, positions))
     candidates += _mistake_candidates(table, positions)
     best, matched = _choose(candidates, tolerance, floor)

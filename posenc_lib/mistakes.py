@@ -1,11 +1,8 @@
 """The lesson's common mistakes: one record each, and the code that makes it.
 
-A :class:`Mistake` holds everything about one mistake: its id, the function it
-gets wrong, its wrong line and the right line it replaces, what goes wrong,
-what it breaks, where the course shows it and how the checker recognises it.
-Its code is built from that line: the right function of :data:`RIGHT` with the
-one line replaced (``.source``), and the record calls it, after checking its
-arguments as the library does::
+A :class:`Mistake`'s code is the right function of :data:`RIGHT` with its one
+line replaced (``.source``); calling the record checks the arguments as the
+library does, then runs that code::
 
     >>> print(MISTAKES["sine-only"].source)
     def pos_encoding(pos, d):
@@ -19,10 +16,8 @@ arguments as the library does::
     array([0., 0., 0., 0.])
 
 The checkers, :func:`posenc_lib.identify_encoding`, chapter 05's map, the
-grader's fake submissions and the tests all read :data:`MISTAKES`. To add a
-mistake: append its record below, then write its section in chapter 05 (a
-``## N. `id`: ...`` heading, N its place here) and regenerate the notebooks
-(CONTRIBUTING.md, "Add a mistake the checker names").
+grader's fake submissions and the tests all read :data:`MISTAKES`. To add one,
+see CONTRIBUTING.md ("Add a mistake the checker names").
 """
 
 from dataclasses import dataclass
@@ -30,7 +25,13 @@ from functools import cached_property
 
 import numpy as np
 
-from .validation import check_d_model, check_index, check_integer, check_table
+from .validation import (
+    check_array_size,
+    check_d_model,
+    check_index,
+    check_integer,
+    check_table,
+)
 
 __all__ = ["CHAPTER", "MISTAKES", "POS_ENCODING_MISTAKES", "RIGHT", "Mistake"]
 
@@ -55,7 +56,9 @@ def lookup(table, token_id):
 
 
 def _checked_pos_encoding(pos, d):
-    return check_integer(pos, "pos", min_value=0), check_d_model(d, name="d")
+    pos, d = check_integer(pos, "pos", min_value=0), check_d_model(d, name="d")
+    check_array_size((d,), "d")  # before its np.zeros(d)
+    return pos, d
 
 
 def _checked_lookup(table, token_id):
@@ -75,24 +78,18 @@ class Mistake:
     id : str
         Its name, e.g. ``"sine-only"``: the checker's ``CheckResult.mistake``.
     task : {"pos_encoding", "lookup"}
-        The function it gets wrong (``sinusoidal_positions`` gets it wrong row
-        by row).
+        The function it gets wrong.
     right_line, wrong_line : str
         A line of ``RIGHT[task]``, and the line the mistake writes instead.
-    explanation : str
-        What goes wrong, as the checker says it.
-    breaks, shown_by : str
-        What it breaks, and the number chapter 05 shows it with (its map).
+    explanation, breaks, shown_by : str
+        What goes wrong (the checker says it), what it breaks and the number
+        chapter 05 shows it with (its map).
     taught : (str, str)
         ``(notebook, section)`` where the course teaches the right line.
-    section : str
-        Its section of chapter 05: a ``## `` heading, up to the colon.
     bullet : int or None
-        The lesson's bullet (1 to 5) it comes from; None if the lesson's list
-        does not have it.
+        The lesson's bullet (1 to 5) it comes from, if any.
     recognised_by : {"answers", "view"}
-        How the checker tells it: its answers on the checker's cases, or (for
-        a ``lookup``) a writeable view of the table returned.
+        How the checker tells it: its answers, or a writeable view returned.
     """
 
     id: str
@@ -103,9 +100,13 @@ class Mistake:
     breaks: str
     shown_by: str
     taught: tuple
-    section: str
     bullet: int | None
     recognised_by: str = "answers"
+
+    @property
+    def section(self):
+        """Its section of chapter 05: the ``## `` heading, up to the colon."""
+        return f"{list(MISTAKES).index(self.id) + 1}. `{self.id}`"
 
     @property
     def source(self):
@@ -140,7 +141,6 @@ _RECORDS = [
         "a shift is a rotation",
         "`rotation error`, `shift map error`",
         _FORMULA,
-        "1. `k-instead-of-pair`",
         bullet=1,
     ),
     Mistake(
@@ -153,7 +153,6 @@ _RECORDS = [
         r"the direction of $R(\Delta)$",
         "$R(3)$ tried both ways",
         (_02, "Position 0"),
-        "2. `swapped-sin-cos`",
         bullet=2,
     ),
     Mistake(
@@ -166,7 +165,6 @@ _RECORDS = [
         "the squared length $d_{model}/2$",
         "`squared-length error`",
         _FORMULA,
-        "3. `sine-only`",
         bullet=2,
     ),
     Mistake(
@@ -179,7 +177,6 @@ _RECORDS = [
         "distinct positions",
         "`min distance`",
         _FORMULA,
-        "4. `integer-division`",
         bullet=3,
     ),
     Mistake(
@@ -192,7 +189,6 @@ _RECORDS = [
         "the frequencies, slightly",
         "the drift of one angle",
         _FORMULA,
-        "5. `integer-power`",
         bullet=4,
     ),
     Mistake(
@@ -205,7 +201,6 @@ _RECORDS = [
         "the embedding table",
         "`np.shares_memory`",
         (_01, "The lookup returns a copy"),
-        "6. `added-to-table`",
         bullet=5,
         recognised_by="view",
     ),
