@@ -3,9 +3,8 @@
     python benchmarks/widgets.py     # writes benchmarks/widgets.md (about 10 min)
 
 Runs the browser tests that drive the explorers by keyboard (JupyterLab, Voila,
-the static site, the slides: tests/browser/test_explorer_lab.py,
-test_explorer_voila.py, test_notebook_sliders.py, test_site.py,
-test_widget_hosts.py) and collects what they report: for every slider, the time
+the static site, the slides: tests/browser/test_widget_hosts.py and
+test_site.py) and collects what they report: for every slider, the time
 from the key press (a capture-phase ``keydown`` listener) to the widget's
 ``data-shown`` attribute naming the new values, which the module writes after the
 picture is drawn; median and p95 over the steps. A report, not a test: nothing
@@ -20,13 +19,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TESTS = [
-    "tests/browser/test_explorer_lab.py",
-    "tests/browser/test_explorer_voila.py",
-    "tests/browser/test_notebook_sliders.py",
-    "tests/browser/test_site.py",
-    "tests/browser/test_widget_hosts.py",
-]
+TESTS = ["tests/browser/test_site.py", "tests/browser/test_widget_hosts.py"]
 LINE = re.compile(
     r"^(.+?), (\S+) key steps: (\d+) steps, median (\d+) ms, p95 (\d+) ms$"
 )

@@ -1,9 +1,6 @@
-"""Every stored figure says what it shows: a text alternative in its metadata.
-
-setup_notebook's PNG formatter (posenc_lib.figures.describe) stores
-``{"image/png": {"alt": ...}}`` with every figure; the site's and the slides'
-templates write it into the ``<img>``. nbconvert's placeholder does not count.
-"""
+"""Every stored figure says what it shows: ``{"image/png": {"alt": ...}}`` in its
+metadata, stored by setup_notebook's PNG formatter (posenc_lib.figures.describe);
+nbconvert's placeholder does not count."""
 
 from pathlib import Path
 
@@ -13,8 +10,8 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 from posenc_lib import sinusoidal_positions
-from posenc_lib.figures import describe_figure, plot_encoding_heatmap
-from posenc_lib.figures.describe import figure_description, install_alt_text
+from posenc_lib.figures import plot_encoding_heatmap
+from posenc_lib.figures.describe import install_alt_text
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").rglob("*.ipynb"))
 PLACEHOLDER = "No description has been provided for this image"
@@ -56,13 +53,3 @@ def test_formatter_returns_png_and_alt():
     alt = metadata["image/png"]["alt"]
     assert alt.startswith("Heatmap of the encoding table: 5 positions")
     assert "y: position pos" in alt  # the axis label, read from the figure
-
-
-def test_helpers_and_cells_add_sentences_in_order():
-    fig, ax = plt.subplots()
-    describe_figure(fig, "First.")
-    describe_figure(fig, "Second.")
-    describe_figure(fig, "First.")
-    ax.set_title("T")
-    assert figure_description(fig) == "First. Second. Panel: T."
-    plt.close(fig)

@@ -1,28 +1,20 @@
-"""One style per quantity: every heatmap colours what it shows as posenc_lib says.
-
-``posenc_lib.figures.style.STYLES`` gives each quantity a figure colours (an
-encoding, a score, an attention weight) one colour map and one scale. Here every
-figure function of the library, and every figure the lecture shows (re-drawn by
-``tests/lecture_figures.py``), is checked image by image: the image names its
-quantity (its label, set with its style in ``style.py``), and its colour map and
-scale are that quantity's. No other module of ``posenc_lib.figures`` names a
-colour map.
+"""One style per quantity (``posenc_lib.figures.style.STYLES``): every image of
+every figure function and of the lecture (re-drawn by ``tests/lecture_figures.py``)
+names its quantity (its label) and has that quantity's colour map and scale. No
+other module of ``posenc_lib.figures`` names a colour map.
 """
 
 import re
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from lecture_figures import measure_figures, styles
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from lecture_figures import measure_figures, styles  # noqa: E402
-
-from posenc_lib import rotation_matrix, sinusoidal_positions  # noqa: E402
-from posenc_lib.figures import (  # noqa: E402
+from posenc_lib import rotation_matrix, sinusoidal_positions
+from posenc_lib.figures import (
     attention_maps,
     compare_tables,
     conventions_figure,
@@ -31,49 +23,40 @@ from posenc_lib.figures import (  # noqa: E402
     score_heatmaps,
     similarity_figure,
 )
-from posenc_lib.figures.explorer import colour_map  # noqa: E402
-from posenc_lib.figures.style import STYLES  # noqa: E402
+from posenc_lib.figures.explorer import colour_map
+from posenc_lib.figures.style import STYLES
 
 FIGURES = Path(__file__).resolve().parent.parent / "posenc_lib" / "figures"
 TABLE = sinusoidal_positions(range(12), 8)  # (12, 8)
 SCORES = TABLE @ rotation_matrix(3, 8) @ TABLE.T  # (12, 12): all > 0
 
 #: figure function -> (a call with small data, the quantity of each image in order)
+# fmt: off
 CALLS = {
     "plot_encoding_heatmap": (
-        lambda: plot_encoding_heatmap(TABLE).figure,
-        ["encoding"],
-    ),
+        lambda: plot_encoding_heatmap(TABLE).figure, ["encoding"]),
     "compare_tables": (
         lambda: compare_tables(TABLE, TABLE[:, ::-1], name="reversed"),
-        ["encoding"] * 3,
-    ),
+        ["encoding"] * 3),
     "conventions_figure": (
         lambda: conventions_figure({"a": TABLE, "b": TABLE}, {"a": None, "b": None}),
-        ["encoding"] * 2,
-    ),
+        ["encoding"] * 2),
     "similarity_figure": (
         lambda: similarity_figure(TABLE @ TABLE.T, np.arange(12), TABLE[0] @ TABLE.T),
-        ["score"],
-    ),
+        ["score"]),
     "look_back_heatmaps": (
         lambda: look_back_heatmaps({"R(3)": SCORES, "-": -0.1 * SCORES}, offset=3),
-        ["score"] * 2,
-    ),
+        ["score"] * 2),
     "look_back_heatmaps own": (
-        lambda: look_back_heatmaps({"a": SCORES}, offset=3, scale="own"),
-        ["score"],
-    ),
+        lambda: look_back_heatmaps({"a": SCORES}, offset=3, scale="own"), ["score"]),
     "score_heatmaps": (lambda: score_heatmaps(SCORES, -SCORES), ["score"] * 2),
     "score_heatmaps own": (
-        lambda: score_heatmaps(SCORES, 0.1 * SCORES, scale="own"),
-        ["score"] * 2,
-    ),
+        lambda: score_heatmaps(SCORES, 0.1 * SCORES, scale="own"), ["score"] * 2),
     "attention_maps": (
         lambda: attention_maps({"w": np.tril(np.full((6, 6), 0.2))}, lag=2),
-        ["weight"],
-    ),
+        ["weight"]),
 }
+# fmt: on
 
 
 def _check(found, where):

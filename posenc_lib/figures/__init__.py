@@ -1,21 +1,17 @@
-"""The chapters' figures and sliders. Importing this imports matplotlib.
-
-Every figure draws the data the cell computed. :mod:`.style` has
-``setup_notebook`` and the one ``heatmap``, :mod:`.describe` every figure's text
-alternative; then one module per subject (``encoding``, ``embeddings``,
-``properties``, ``lookback``, ``circles``, ``conventions``); :mod:`.explorer`
-has the sliders, drawn in the browser (anywidget).
-"""
+"""The chapters' figures (one module per subject; :mod:`.style` the shared style,
+:mod:`.describe` their text alternatives) and sliders (:mod:`.explorer`).
+Importing this imports matplotlib."""
 
 from .circles import clock_faces, pair_circle
 from .conventions import conventions_figure
 from .describe import describe_figure
 from .embeddings import plot_word_vectors
 from .encoding import plot_encoding_heatmap, plot_wavelengths, plot_waves
-from .lookback import attention_maps, loss_curves
 from .properties import (
+    attention_maps,
     compare_tables,
     look_back_heatmaps,
+    loss_curves,
     score_heatmaps,
     similarity_figure,
 )

@@ -1,12 +1,8 @@
 """One (sin, cos) pair on the unit circle: the picture behind the rotation property.
 
-A pair is drawn as the point ``(x, y) = (sin a, cos a)``: position 0 sits at
-12 o'clock and growing positions turn it clockwise, like a clock hand. Shifting
-every position by ``k`` turns the point by the fixed angle ``k * frequency``,
-wherever it starts (chapter 04). Each function returns what it drew, so tests can
-check the numbers behind a picture instead of its pixels.
-
-This module imports matplotlib; ``import posenc_lib`` never imports it.
+A pair is the point ``(x, y) = (sin a, cos a)``: position 0 at 12 o'clock, growing
+positions turning it clockwise like a clock hand; a shift by ``k`` turns it by
+``k * frequency`` wherever it starts (chapter 04).
 """
 
 import matplotlib.pyplot as plt
@@ -22,10 +18,6 @@ __all__ = ["clock_faces", "pair_circle", "pair_shift_title", "unit_circle"]
 
 def unit_circle(ax):
     """Draw a grey unit circle on ``ax``, equal aspect, no frame: a pair's stage.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
 
     Examples
     --------
@@ -48,37 +40,29 @@ def _check_pair(pair, d_model, name="pair"):
 
 
 def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
-    """One pair of ``PE[pos]`` moving round the unit circle, and a shift by ``offset``.
+    """One pair of ``PE[pos]`` round the unit circle, and a shift by ``offset``.
 
-    Dots mark positions ``0 .. n_positions - 1``; an arrow joins each position in
-    ``starts`` to ``start + offset``. Every arrow turns by the same angle
-    ``offset * w_pair``: the rotation of chapter 04. The slider version is
-    :class:`posenc_lib.figures.explorer.PairCircleExplorer`.
+    Dots mark positions ``0 .. n_positions - 1``; an arrow joins each of
+    ``starts`` to ``start + offset``, all turning by ``offset * w_pair``. The
+    slider version is :class:`~posenc_lib.figures.explorer.PairCircleExplorer`.
 
     Parameters
     ----------
     offset : int
         The shift ``k >= 0``.
-    d_model : int, default 16
-    pair : int, default 1
-        Which pair (columns ``2 * pair`` and ``2 * pair + 1``).
-    n_positions : int, default 16
+    d_model, pair, n_positions : int, default 16, 1, 16
     starts : sequence of int, default (0, 5)
-        Where the arrows start.
 
     Returns
     -------
     matplotlib.figure.Figure
-        ``fig.axes[0].lines[1].get_xydata()`` holds the dots, row ``p`` is
-        ``PE[p, 2 * pair : 2 * pair + 2]``; arrows are the annotations with an
-        ``arrow_patch`` (``.xyann`` the start, ``.xy`` the end).
+        ``fig.axes[0].lines[1]`` the dots, ``PE[p, 2 * pair : 2 * pair + 2]``;
+        arrows are annotations with an ``arrow_patch`` (``.xyann`` to ``.xy``).
 
     Examples
     --------
-    >>> fig = pair_circle(3)
-    >>> fig.axes[0].lines[1].get_xydata().shape
+    >>> pair_circle(3).axes[0].lines[1].get_xydata().shape
     (16, 2)
-    >>> plt.close(fig)
     """
     offset = check_integer(offset, "offset", min_value=0)
     d_model = check_d_model(d_model)
@@ -113,8 +97,6 @@ def pair_circle(offset, *, d_model=16, pair=1, n_positions=16, starts=(0, 5)):
 def pair_shift_title(offset, *, d_model, pair):
     """The title of a pair's circle shifted by ``offset``: how far it turns.
 
-    :func:`pair_circle` shows it.
-
     Examples
     --------
     >>> print(pair_shift_title(3, d_model=16, pair=1))
@@ -130,46 +112,33 @@ def pair_shift_title(offset, *, d_model, pair):
 
 
 def _readable(length):
-    """A length in positions (>= 0) as a title prints it: no exponent, thousands
-    separated, one decimal below 100 and whole positions from 100 on.
-
-    >>> [_readable(x) for x in (6.2832, 198.6918, 19869.1765)]
-    ['6.3', '199', '19,869']
-    """
+    """A length >= 0 as a title prints it: no exponent, thousands separated,
+    one decimal below 100."""
     return f"{length:.1f}" if length < 99.95 else f"{length:,.0f}"
 
 
 def clock_faces(positions, d_model, pairs):
     """Each pair as a clock face, with one hand per position in ``positions``.
 
-    Fast pairs (small ``pair``) turn a lot per position and tell neighbours
-    apart; slow pairs barely move between neighbours but separate positions far
-    apart, as the minute hand separates times the second hand cannot.
+    Fast pairs turn far per position and tell neighbours apart; slow pairs
+    separate positions far apart, as a minute hand does.
 
     Parameters
     ----------
-    positions : sequence of int
-        One hand per position (a handful).
+    positions, pairs : sequence of int
+        One hand per position (a handful), one face per pair.
     d_model : int
-    pairs : sequence of int
-        One face per pair.
 
     Returns
     -------
     matplotlib.figure.Figure
-        ``fig.axes[f].lines[1 + h].get_xydata()[1]`` is the tip of hand ``h`` on
-        face ``f``: ``PE[positions[h], 2 * pairs[f] : 2 * pairs[f] + 2]``. Each
-        title gives the pair and its wavelength in positions, thousands separated,
-        never with an exponent (``wavelength 19,869``, not ``1.987e+04``).
+        ``fig.axes[f].lines[1 + h].get_xydata()[1]``, the tip of hand ``h`` on
+        face ``f``, is ``PE[positions[h], 2 * pairs[f] : 2 * pairs[f] + 2]``.
 
     Examples
     --------
-    >>> fig = clock_faces([0, 44], 16, [0, 1])
-    >>> len(fig.axes), len(fig.axes[0].lines)
-    (2, 3)
-    >>> fig.axes[1].get_title().splitlines()
+    >>> clock_faces([0, 44], 16, [0, 1]).axes[1].get_title().splitlines()
     ['pair 1', 'wavelength 19.9']
-    >>> plt.close(fig)
     """
     positions = check_positions(positions)  # (n,)
     d_model = check_d_model(d_model)

@@ -1,6 +1,4 @@
-"""Chapter 07's figure: the layouts of real libraries side by side, as computed
-by :func:`posenc_lib.encoding_table` and :func:`posenc_lib.conventions.permutation`.
-"""
+"""Chapter 07's figure: the layouts of real libraries side by side."""
 
 from collections.abc import Mapping
 
@@ -54,10 +52,9 @@ def conventions_figure(tables, permutations):
     Parameters
     ----------
     tables : dict of str to array_like of shape (n_positions, d_model)
-        E.g. ``{c: encoding_table(c, range(24), 8) for c in CONVENTIONS}``.
     permutations : dict of str to array_like or None
-        For names of ``tables``, the column order that gives the lesson's table
-        (x labels ``s0``, ``c0``, ...), or None for no labels.
+        For names of ``tables``, the column order giving the lesson's table (x
+        labels ``s0``, ``c0``, ...), or None for no labels.
 
     Returns
     -------

@@ -1,9 +1,7 @@
 """Text alternatives for the course's figures: what each picture shows, in words.
 
-Every stored figure carries an ``alt`` text in its output's metadata, which the
-site's and the slides' templates write into the ``<img>`` tag for screen
-readers: what :func:`describe_figure` recorded, then what the figure names
-(:func:`figure_description`), stored by :func:`install_alt_text`.
+Every stored figure carries an ``alt`` text in its output's metadata (stored by
+:func:`install_alt_text`), which the site's and the slides' ``<img>`` tags carry.
 """
 
 from matplotlib.figure import Figure
@@ -16,15 +14,7 @@ _ALT = "posenc_description"  # the figure attribute describe_figure sets
 
 
 def check_figure(figure):
-    """Return ``figure`` if it is a matplotlib Figure, or raise a TypeError.
-
-    Examples
-    --------
-    >>> check_figure("fig")
-    Traceback (most recent call last):
-    ...
-    TypeError: figure == 'fig' (str), must be a matplotlib Figure.
-    """
+    """Return ``figure`` if it is a matplotlib Figure, or raise a TypeError."""
     return check_instance(figure, "figure", Figure, what="a matplotlib Figure")
 
 
@@ -33,21 +23,10 @@ def describe_figure(figure, text):
 
     Each call adds its sentence (once), so each panel's helper can describe it.
 
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-    text : str
-        A non-empty description, e.g. ``"PE as a heatmap: 50 positions by 64
-        columns."``
-
-    Raises
-    ------
-    TypeError, ValueError
-        If ``figure`` is not a Figure or ``text`` is not a non-empty string.
-
     Examples
     --------
     >>> figure = describe_figure(Figure(), "An empty figure.")
+    >>> figure = describe_figure(figure, "An empty figure.")  # said once
     >>> figure_description(describe_figure(figure, "Nothing is drawn."))
     'An empty figure. Nothing is drawn.'
     >>> describe_figure(Figure(), " ")
@@ -62,9 +41,14 @@ def describe_figure(figure, text):
             f"text == {text!r}, must be a non-empty description of the figure."
         )
     sentences = getattr(figure, _ALT, [])
-    if text.strip() not in sentences:
-        setattr(figure, _ALT, [*sentences, text.strip()])
+    setattr(figure, _ALT, list(dict.fromkeys([*sentences, text.strip()])))
     return figure
+
+
+def _legend_words(legends):
+    """``["legend: a, b"]`` for the legends' non-empty entries, or ``[]``."""
+    entries = [t.get_text() for lg in legends if lg for t in lg.get_texts()]
+    return ["legend: " + ", ".join(e for e in entries if e)] if any(entries) else []
 
 
 def _axes_words(ax):
@@ -72,25 +56,12 @@ def _axes_words(ax):
     words = [ax.get_title()] if ax.get_title() else []
     labels = {"x": ax.get_xlabel(), "y": ax.get_ylabel()}
     words += [f"{axis}: {label}" for axis, label in labels.items() if label]
-    legend = ax.get_legend()
-    entries = [t.get_text() for t in legend.get_texts()] if legend else []
-    if any(entries):
-        words.append("legend: " + ", ".join(e for e in entries if e))
-    return "; ".join(words)
+    return "; ".join(words + _legend_words([ax.get_legend()]))
 
 
 def figure_description(figure):
     """The text alternative of ``figure``: its description, then its titles, axis
-    labels and legend entries.
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-
-    Returns
-    -------
-    str
-        Never empty: ``"A figure without labels."`` if there is nothing to say.
+    labels and legend entries (``"A figure without labels."`` if none).
 
     Examples
     --------
@@ -108,9 +79,7 @@ def figure_description(figure):
     if suptitle is not None and suptitle.get_text():
         parts.append(f"Title: {suptitle.get_text()}.")
     panels = [words for words in map(_axes_words, figure.axes) if words]
-    entries = [t.get_text() for lg in figure.legends for t in lg.get_texts()]
-    if any(entries):
-        panels.append("legend: " + ", ".join(e for e in entries if e))
+    panels += _legend_words(figure.legends)
     if panels:
         name = "Panel" if len(panels) == 1 else f"{len(panels)} panels"
         parts.append(f"{name}: " + " | ".join(panels) + ".")
@@ -118,13 +87,8 @@ def figure_description(figure):
 
 
 def install_alt_text(shell):
-    """Make ``shell``'s PNG formatter attach :func:`figure_description` as ``alt``
-    (after the inline backend is configured; calling it again wraps only once).
-
-    Parameters
-    ----------
-    shell : IPython.core.interactiveshell.InteractiveShell
-    """
+    """Make IPython ``shell``'s PNG formatter attach :func:`figure_description`
+    as ``alt`` (after the inline backend is set up; wraps only once)."""
     if not hasattr(shell, "display_formatter"):
         raise TypeError(
             f"shell == {shell!r}, must be an IPython shell (get_ipython())."

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..validation import check_sequence, check_table, describe
+from ..validation import check_array_size, check_sequence, check_table, describe
 from .style import new_axes
 
 __all__ = ["plot_word_vectors"]
@@ -11,6 +11,7 @@ __all__ = ["plot_word_vectors"]
 def _label_shifts(points, tolerance=0.06):
     """For each point, how many earlier points lie within ``tolerance`` of the
     span: its label moves down by that many lines."""
+    check_array_size((len(points),) * 2 + (2,), "points", what="label distances")
     span = np.ptp(points, axis=0).max() or 1.0
     distance = np.linalg.norm(points[:, None] - points[None], axis=-1)  # (n, n)
     close = np.tril(distance < tolerance * span, k=-1)  # earlier points only
@@ -29,10 +30,9 @@ def _check_per_word(values, name, n_words, one, is_one, must):
 
 def _hashable(value):
     try:
-        hash(value)
+        return hash(value) is not None
     except TypeError:
         return False
-    return True
 
 
 def plot_word_vectors(points, words, *, ax=None, title=None, groups=None):
@@ -41,7 +41,6 @@ def plot_word_vectors(points, words, *, ax=None, title=None, groups=None):
     Parameters
     ----------
     points : array_like of shape (n_words, 2)
-        E.g. from ``posenc_lib.word_vectors.project_2d``.
     words : sequence of str, length n_words
     ax : matplotlib.axes.Axes, optional
     title : str, optional
@@ -69,11 +68,12 @@ def plot_word_vectors(points, words, *, ax=None, title=None, groups=None):
             groups, "groups", len(points), "group names", _hashable, must
         )
     groups = [""] * len(points) if groups is None else groups
+    shifts = _label_shifts(points)  # (n_words,)
     ax = new_axes(ax, figsize=(4, 4))
     names = list(dict.fromkeys(groups))
     colours = [f"C{names.index(group) % 10}" for group in groups]
     ax.scatter(points[:, 0], points[:, 1], c=colours, s=30)
-    for (x, y), word, shift in zip(points, words, _label_shifts(points), strict=True):
+    for (x, y), word, shift in zip(points, words, shifts, strict=True):
         offset = (5, 3 - 11 * shift)
         ax.annotate(word, (x, y), xytext=offset, textcoords="offset points")
     ax.set(xlabel="direction 1", ylabel="direction 2", title=title)

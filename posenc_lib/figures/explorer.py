@@ -1,13 +1,9 @@
-r"""The course's explorers: sliders drawn in the browser, and their numbers as text.
+r"""The course's explorers: anywidget widgets whose state is the sliders.
 
-:func:`position_explorer` (chapter 02), :class:`PairCircleExplorer` (chapter 04) and
-:func:`explorer` (the lecture) are anywidget widgets whose state is the sliders. One
-ES module, ``static/explorer.js``, draws them in JupyterLab, Voila, the static site
-(:func:`static_html`, :func:`page_assets`) and the slides, computing every number by
-the lines of :func:`~posenc_lib.positional.sinusoidal_positions`: no step needs a
-kernel. In a kernel the page reports the row it drew (``drawn``) and the widget
-checks it (``problem``, shown if set); :func:`describe_position`, :func:`pair_table`
-and :func:`dot_line` compute the same numbers here.
+``static/explorer.js`` draws them in every host (JupyterLab, Voila, the slides, the
+static site through :func:`static_html` and :func:`page_assets`) by the lines of
+:func:`~posenc_lib.positional.sinusoidal_positions`, with no kernel; in a kernel the
+page reports the row it drew (``drawn``) and the widget checks it (``problem``).
 """
 
 import html
@@ -23,6 +19,7 @@ import traitlets
 from ..formatting import format_number
 from ..positional import frequencies, pos_encoding, sinusoidal_positions
 from ..validation import (
+    check_array_size,
     check_d_model,
     check_index,
     check_instance,
@@ -46,29 +43,18 @@ __all__ = [
     "pair_table",
     "position_explorer",
     "static_html",
-    "table_pairs",
 ]
 
 STATIC = Path(__file__).with_name("static")  # explorer.js, explorer.css, embed.js
 _STATE_TYPE = "application/vnd.posenc-widget+json"
 #: How far the browser's ``PE`` may be from ``sinusoidal_positions``: the accuracy
-#: that function promises (1e-12); the browser's own error, on angles up to 70
-#: rad, is a few ulps of 70 (about 1e-14).
+#: it promises (the browser's own error is a few ulps of 70 rad, about 1e-14).
 DRAWN_TOLERANCE = 1e-12
+_PAGE = "a table in the page"
 
 
-def table_pairs(n_pairs, most=8):
-    """Pairs a table lists: all, or the first and last few (``None``: the gap).
-
-    Examples
-    --------
-    >>> table_pairs(3)
-    [0, 1, 2]
-    >>> table_pairs(32)
-    [0, 1, 2, 3, 4, 5, None, 30, 31]
-    """
-    n_pairs = check_integer(n_pairs, "n_pairs", min_value=1)
-    most = check_integer(most, "most", min_value=3)
+def _listed_pairs(n_pairs, most=8):
+    """Pairs a table lists: all, or the first and last few (``None``: the gap)."""
     if n_pairs <= most:
         return list(range(n_pairs))
     return list(range(most - 2)) + [None, n_pairs - 2, n_pairs - 1]
@@ -82,16 +68,14 @@ def colour_map(n_colours=64):
     >>> colour_map(3)
     ['#053061', '#f7f7f7', '#67001f']
     """
-    n_colours = check_integer(n_colours, "n_colours", min_value=2)
+    n_colours = check_integer(n_colours, "n_colours", min_value=2, max_value=256)
     cmap = mpl.colormaps[PE_CMAP].resampled(n_colours)
     return [mpl.colors.to_hex(cmap(i)) for i in range(n_colours)]
 
 
 def describe_position(pos, d_model):
-    """``PE[pos]`` pair by pair, as the exercise card's "tap a position" view.
-
-    One line per pair, ``"pair i (frequency f): sin a = s, cos a = c"``, joined
-    by ``";\n"``; ``a = pos * f``, ``s`` and ``c`` to 4 decimals.
+    """``PE[pos]`` pair by pair, as the exercise card's "tap a position" view:
+    ``"pair i (frequency f): sin a = s, cos a = c"`` per pair, ``a = pos * f``.
 
     Examples
     --------
@@ -99,23 +83,26 @@ def describe_position(pos, d_model):
     pair 0 (frequency 1): sin 1 = 0.8415, cos 1 = 0.5403;
     pair 1 (frequency 0.01): sin 0.01 = 0.0100, cos 0.01 = 0.9999
     """
+    return ";\n".join(
+        f"pair {i} (frequency {w}): sin {a} = {sin}, cos {a} = {cos}"
+        for i, w, a, sin, cos in _pair_cells(pos, d_model)
+    )
+
+
+def _pair_cells(pos, d_model):
+    """Per pair of ``PE[pos]``: index, frequency and angle (4 significant digits),
+    sine and cosine (4 decimals), as strings."""
     pos = check_integer(pos, "pos", min_value=0)
     vector = pos_encoding(pos, d_model)  # (d_model,)
-    parts = []
-    for pair, frequency in enumerate(frequencies(d_model)):
-        angle = f"{pos * frequency:.4g}"
-        sin, cos = map(format_number, vector[2 * pair : 2 * pair + 2])
-        sines = f"sin {angle} = {sin}, cos {angle} = {cos}"
-        parts.append(f"pair {pair} (frequency {frequency:.4g}): {sines}")
-    return ";\n".join(parts)
+    return [
+        (str(i), f"{w:.4g}", f"{pos * w:.4g}", *map(format_number, vector[2 * i :][:2]))
+        for i, w in enumerate(frequencies(d_model))
+    ]
 
 
 def pair_table(pos, d_model, *, pair=None):
-    """HTML table of ``PE[pos]`` pair by pair: frequency, angle, sine and cosine.
-
-    The table the explorers draw, computed here. One row per pair (the first and
-    last pairs only when ``d_model > 16``); ``pair`` (in ``[0, d_model // 2)``)
-    is bold. Angles to 4 significant digits, sines and cosines to 4 decimals.
+    """HTML table of ``PE[pos]`` pair by pair (the first and last few when
+    ``d_model > 16``), as the explorers draw it; row ``pair`` is bold.
 
     Examples
     --------
@@ -127,18 +114,16 @@ def pair_table(pos, d_model, *, pair=None):
     d_model = check_d_model(d_model)
     if pair is not None:
         pair = check_index(pair, "pair", d_model // 2, what="d_model // 2")
-    encoding = pos_encoding(pos, d_model)  # (d_model,)
-    omega = frequencies(d_model)  # (d_model // 2,)
+    cells = _pair_cells(pos, d_model)
     head = ("pair", "ω", "pos·ω", "sin", "cos")
     rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
-    for i in table_pairs(d_model // 2):
+    for i in _listed_pairs(d_model // 2):
         if i is None:
             rows.append('<tr><td>&#8942;</td><td colspan="4"></td></tr>')
             continue
         style = ' style="font-weight: bold"' if i == pair else ""
-        sin_cos = map(format_number, encoding[2 * i : 2 * i + 2])
-        cells = (str(i), f"{omega[i]:.4g}", f"{pos * omega[i]:.4g}", *sin_cos)
-        rows.append(f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        tds = "".join(f"<td>{c}</td>" for c in cells[i])
+        rows.append(f"<tr{style}>{tds}</tr>")
     return "<table>" + "\n".join(rows) + "</table>"
 
 
@@ -147,8 +132,6 @@ def dot_line(pos, d_model, offset):
 
     Examples
     --------
-    >>> dot_line(3, 4, 0)
-    'PE[3] · PE[3] = 2.0000'
     >>> dot_line(0, 2, 1)
     'PE[0] · PE[1] = 0.5403'
     """
@@ -158,10 +141,12 @@ def dot_line(pos, d_model, offset):
     return f"PE[{pos}] · PE[{pos + offset}] = {format_number(value)}"
 
 
-def _check_sliders(pos, d_model, max_pos, max_d_model):
-    """``pos`` and ``d_model`` checked, within the sliders' reach, as widget state."""
+def _check_sliders(pos, d_model, max_pos, max_d_model, max_offset=0):
+    """The sliders' values and reach, checked, as widget state."""
     max_pos = check_integer(max_pos, "max_pos", min_value=1)
     max_d_model = check_d_model(max_d_model, "max_d_model")
+    # the page computes PE for every row its sliders reach
+    check_array_size((max_pos + max_offset + 1, max_d_model), "max_pos", what=_PAGE)
     pos = check_index(pos, "pos", max_pos + 1, what="max_pos + 1")
     d_model = check_d_model(d_model)
     if d_model > max_d_model:
@@ -175,14 +160,14 @@ def _check_sliders(pos, d_model, max_pos, max_d_model):
 class BrowserWidget(anywidget.AnyWidget):
     """What the explorers share: the module, the sliders, the check of what is drawn.
 
-    ``drawn`` is the page's report after each draw (``pos``, ``d_model`` and
-    ``row``, the ``PE[pos]`` it computed); ``problem`` is empty while that row
-    is ``sinusoidal_positions``'s within :data:`DRAWN_TOLERANCE`, else says how
-    far off it is (the page shows it).
+    ``drawn`` is the page's report (``pos``, ``d_model``, ``row``: the ``PE[pos]``
+    it drew); ``problem`` says how far that row is from ``sinusoidal_positions``
+    when more than :data:`DRAWN_TOLERANCE` (the page shows it), else is empty.
     """
 
     _esm = STATIC / "explorer.js"
     _css = STATIC / "explorer.css"
+    _shown = ("pos", "d_model")  # what the repr shows
     kind = traitlets.Unicode("").tag(sync=True)
     pos = traitlets.Int(1).tag(sync=True)
     d_model = traitlets.Int(8).tag(sync=True)
@@ -196,6 +181,10 @@ class BrowserWidget(anywidget.AnyWidget):
         super().__init__(cmap=colour_map(), **state)
         self.observe(self._check_drawn, names="drawn")
 
+    def __repr__(self):
+        shown = ", ".join(f"{name}={getattr(self, name)}" for name in self._shown)
+        return f"{type(self).__name__}({shown})"
+
     def _check_drawn(self, change):
         pos, d_model, row = (change["new"].get(k) for k in ("pos", "d_model", "row"))
         if row is not None:
@@ -206,11 +195,8 @@ class BrowserWidget(anywidget.AnyWidget):
             self.problem = "" if error <= DRAWN_TOLERANCE else f"{off} {limit}"
 
     def drawn_row(self):
-        """``PE[pos]`` as the page shows it, to 4 decimals, ``(d_model,)``.
-
-        The page's own numbers once it has drawn the sliders' current values
-        (and Python has checked them); before that, the formula's.
-        """
+        """``PE[pos]`` as the page shows it, to 4 decimals: the page's report once
+        it has drawn the sliders' values, before that the formula's."""
         drawn = self.drawn
         if (drawn.get("pos"), drawn.get("d_model")) == (self.pos, self.d_model):
             return np.round(np.asarray(drawn["row"], dtype=float), 4)
@@ -223,11 +209,8 @@ class BrowserWidget(anywidget.AnyWidget):
 
 
 def static_html(widget):
-    """The widget as an HTML fragment for a page without a kernel.
-
-    The fragment holds :meth:`BrowserWidget.static_state` as JSON; the script of
-    :func:`page_assets` draws it with the same module as JupyterLab.
-    """
+    """The widget as an HTML fragment for a page without a kernel: its
+    :meth:`BrowserWidget.static_state` as JSON, drawn by :func:`page_assets`."""
     what = "a course explorer: PositionExplorer, PairCircleExplorer or Explorer"
     check_instance(widget, "widget", BrowserWidget, what=what)
     state = json.dumps(widget.static_state(), separators=(",", ":"))
@@ -239,11 +222,8 @@ def static_html(widget):
 
 
 def page_assets():
-    """``<style>`` and ``<script>`` that draw every :func:`static_html` of a page.
-
-    Inline (no file beside the page), classic (no module import, so ``file://``
-    works) and offline: the ES module's text is imported from a ``blob:`` URL.
-    """
+    """Inline ``<style>`` and classic ``<script>`` (``file://`` and offline: the
+    ES module is imported from a ``blob:`` URL) drawing a page's :func:`static_html`."""
     css = (STATIC / "explorer.css").read_text(encoding="utf-8")
     module = json.dumps((STATIC / "explorer.js").read_text(encoding="utf-8"))
     shim = (STATIC / "embed.js").read_text(encoding="utf-8")
@@ -258,10 +238,8 @@ class PositionExplorer(BrowserWidget):
     Examples
     --------
     >>> explorer = position_explorer(pos=3, d_model=4)
-    >>> explorer.drawn_row()  # PE[3] as the page shows it, to 4 decimals
-    array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
     >>> explorer.pos = 0  # what moving the slider does
-    >>> explorer.drawn_row()
+    >>> explorer.drawn_row()  # PE[0] as the page shows it, to 4 decimals
     array([0., 1., 0., 1.])
     """
 
@@ -269,30 +247,23 @@ class PositionExplorer(BrowserWidget):
         sliders = _check_sliders(pos, d_model, max_pos, max_d_model)
         super().__init__(kind="position", **sliders)
 
-    def __repr__(self):
-        return f"PositionExplorer(pos={self.pos}, d_model={self.d_model})"
-
 
 position_explorer = PositionExplorer  # chapter 02's name for it
 
 
 class PairCircleExplorer(BrowserWidget):
-    """:func:`~posenc_lib.figures.circles.pair_circle` with a slider for the offset.
-
-    The dots of one pair for positions ``0 .. n_positions - 1`` on the unit
-    circle and an arrow from each of ``starts`` to ``start + Δ``; a step of the
-    slider (``offset``, ``0 .. max_offset``) moves only the arrows and the title.
+    """:func:`~posenc_lib.figures.circles.pair_circle` with a slider for the
+    offset (``0 .. max_offset``): a step moves only the arrows and the title.
 
     Examples
     --------
     >>> circle = PairCircleExplorer(offset=3, d_model=16, pair=1)
     >>> circle.offset = 4  # what moving the slider does
-    >>> circle.arrow_points().shape  # (start, end) of the arrows from 0 and 5
-    (2, 2, 2)
     >>> circle.arrow_points()[1, 1]  # pair 1 of PE[5 + 4], as the page draws it
     array([ 0.2913, -0.9566])
     """
 
+    _shown = ("offset", "d_model")
     offset = traitlets.Int(3).tag(sync=True)
     max_offset = traitlets.Int(15).tag(sync=True)
     pair = traitlets.Int(1).tag(sync=True)
@@ -310,18 +281,16 @@ class PairCircleExplorer(BrowserWidget):
         n_positions = check_integer(n_positions, "n_positions", min_value=1)
         starts = [int(s) for s in check_positions(starts, name="starts")]
         max_pos = max(n_positions - 1, max(starts) + max_offset)
+        check_array_size((max_pos + 1, d_model), "starts", what=_PAGE)
         limits = {"max_offset": max_offset, "max_pos": max_pos, "max_d_model": d_model}
         circle = {"pair": pair, "n_positions": n_positions, "starts": starts}
         super().__init__(
             kind="pair-circle", offset=offset, d_model=d_model, **circle, **limits
         )
 
-    def __repr__(self):
-        return f"PairCircleExplorer(offset={self.offset}, d_model={self.d_model})"
-
     def arrow_points(self):
-        """Arrows drawn now, ``(n_starts, 2, 2)``: ``[i, 0]`` start, ``[i, 1]`` end,
-        each pair ``self.pair`` of ``PE`` to 4 decimals."""
+        """Arrows drawn now, ``(n_starts, 2, 2)``: ``[i, 0]`` start, ``[i, 1]`` end
+        (pair ``self.pair`` of ``PE``, to 4 decimals)."""
         rows = [[s, s + self.offset] for s in self.starts]  # (n_starts, 2)
         table = sinusoidal_positions(np.ravel(rows), self.d_model)  # (2 n_starts, d)
         ends = table[:, 2 * self.pair : 2 * self.pair + 2].reshape(-1, 2, 2)
@@ -339,25 +308,19 @@ class _Value:
 
 class Explorer(BrowserWidget):
     """The lecture's explorer: sliders ``pos``, ``d_model``, ``Δ`` (``offset``)
-    and ``pair``, up to ``max_pos``, ``max_d_model``, ``max_offset``.
-
-    ``sliders[name].value`` (``"pos"``, ``"d"``, ``"offset"``, ``"pair"``) sets
-    a slider; ``numbers.value`` is the dot product lines the page shows.
+    and ``pair``; ``sliders[name].value`` (``"pos"``, ``"d"``, ``"offset"``,
+    ``"pair"``) sets one, ``numbers.value`` is the dot product lines shown.
 
     Examples
     --------
     >>> app = explorer(pos=3, d_model=4, offset=2)  # the notebooks' name for it
-    >>> app.values()
-    (3, 4, 2, 0)
     >>> app.sliders["pos"].value = 5
-    >>> "PE[5] · PE[7]" in app.numbers.value
-    True
-    >>> app.d_model, app.pair = 8, 3
-    >>> app.d_model = 2  # what the d_model slider does: the pair is clamped
-    >>> app.pair
-    0
+    >>> print(app.numbers.value)
+    PE[5] · PE[7] = 0.5837
+    = Σᵢ cos(Δ·ωᵢ) = 0.5837
     """
 
+    _shown = ("pos", "d_model", "offset", "pair")
     offset = traitlets.Int(2).tag(sync=True)
     pair = traitlets.Int(0).tag(sync=True)
     max_offset = traitlets.Int(20).tag(sync=True)
@@ -368,7 +331,7 @@ class Explorer(BrowserWidget):
     ):  # fmt: skip
         max_offset = check_integer(max_offset, "max_offset", min_value=1)
         offset = check_index(offset, "offset", max_offset + 1, what="max_offset + 1")
-        sliders = _check_sliders(pos, d_model, max_pos, max_d_model)
+        sliders = _check_sliders(pos, d_model, max_pos, max_d_model, max_offset)
         pair = check_index(pair, "pair", sliders["d_model"] // 2, what="d_model // 2")
         super().__init__(
             kind="lecture", offset=offset, pair=pair, max_offset=max_offset, **sliders
@@ -381,20 +344,16 @@ class Explorer(BrowserWidget):
         self.numbers = _Value(self._dot_text)
         self.observe(self._clamp_pair, names="d_model")
 
-    def __repr__(self):
-        return "Explorer(pos={}, d_model={}, offset={}, pair={})".format(*self.values())
-
     def _clamp_pair(self, change):
         self.pair = min(self.pair, self.d_model // 2 - 1)
 
     def _dot_text(self):
-        """The dot product lines under the table."""
         line = dot_line(self.pos, self.d_model, self.offset)
         return f"{line}\n= Σᵢ cos(Δ·ωᵢ) = {line.rsplit(' = ', 1)[1]}"
 
     def values(self):
         """The current ``(pos, d_model, offset, pair)``."""
-        return self.pos, self.d_model, self.offset, self.pair
+        return tuple(getattr(self, name) for name in self._shown)
 
 
 explorer = Explorer  # the notebooks' name for it

@@ -1,13 +1,9 @@
-"""Figures of chapters 04 (why sines), 05 (common mistakes) and 06 (beyond).
-
-Each function draws the arrays you pass, computed visibly in the notebook cell
-(``S = table @ table.T``, then ``similarity_figure(S, ...)``), and returns the
-:class:`~matplotlib.figure.Figure`, so tests can check the numbers behind a
-picture instead of its pixels (``fig.axes[0].images[0].get_array()``,
-``fig.axes[1].lines[0].get_xydata()``).
-
-This module imports matplotlib; ``import posenc_lib`` never imports it.
+"""Figures of chapters 04 (why sines, the look-back layer), 05 (common mistakes)
+and 06 (beyond): each draws the arrays the notebook cell computed, and returns the
+Figure, whose numbers tests check (``fig.axes[0].images[0].get_array()``).
 """
+
+from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -15,20 +11,23 @@ import numpy as np
 from ..validation import (
     check_array,
     check_choice,
+    check_instance,
     check_integer,
     check_positions,
+    check_positive,
     check_table,
     check_tables,
 )
 from .describe import describe_figure
-from .style import PEAK_MARKER, heatmap
+from .style import PEAK_MARKER, apply_style, heatmap
 
 # |difference| below which two tables of values in [-1, 1] agree: each entry is
 # within a few float64 ulps (1e-15) of its sine or cosine, on any CPU.
 _AGREE = 1e-12
 
 __all__ = [
-    "check_score_panels",
+    "attention_maps",
+    "loss_curves",
     "compare_tables",
     "look_back_heatmaps",
     "score_heatmaps",
@@ -42,28 +41,24 @@ def similarity_figure(matrix, offsets, similarities):
     Parameters
     ----------
     matrix : array_like of shape (n_positions, n_positions)
-        ``PE[p] · PE[q]`` for positions ``p, q`` in ``0 .. n_positions - 1``,
-        e.g. ``table @ table.T``.
+        ``PE[p] · PE[q]``, e.g. ``table @ table.T``.
     offsets : array_like of int, shape (n_offsets,)
-        Offsets ``Δ >= 0`` for the curve.
     similarities : array_like of shape (n_offsets,)
-        ``PE[p] · PE[p + Δ]`` for each offset (finite).
+        ``PE[p] · PE[p + Δ]`` for each offset ``Δ``.
 
     Returns
     -------
     matplotlib.figure.Figure
-        ``fig.axes[0].images[0].get_array()`` is ``matrix``;
-        ``fig.axes[1].lines[0].get_xydata()`` holds ``(offsets, similarities)``.
-        Colours and the dashed line are scaled to the diagonal, ``d_model / 2``.
+        ``fig.axes[0].images[0].get_array()`` is ``matrix`` (colours scaled to
+        its diagonal, ``d_model / 2``); ``fig.axes[1].lines[0]`` the curve.
 
     Examples
     --------
     >>> from posenc_lib import sinusoidal_positions
     >>> table = sinusoidal_positions(range(20), 16)  # (20, 16)
     >>> S = table @ table.T  # (20, 20)
-    >>> fig = similarity_figure(S, np.arange(20), S[0])
-    >>> fig.axes[0].images[0].get_array().shape
-    (20, 20)
+    >>> similarity_figure(S, np.arange(20), S[0]).axes[1].lines[0].get_xydata().shape
+    (20, 2)
     """
     matrix = check_table(matrix, "matrix", what="(n_positions, n_positions)")
     offsets = check_positions(offsets, "offsets")  # (n_offsets,)
@@ -85,20 +80,10 @@ def similarity_figure(matrix, offsets, similarities):
     right.plot(offsets, similarities, color="tab:blue")
     right.axhline(half_width, color="grey", linestyle="--", linewidth=1)
     right.axhline(0, color="black", linewidth=0.6)
-    right.set(
-        xlabel="offset Δ = |p − q|",
-        ylabel="PE[p] · PE[p + Δ]",
-        title=f"Similarity against offset (d_model = {2 * half_width:g})",
-    )
-    right.annotate(
-        "d_model / 2",
-        (offsets[-1], half_width),
-        xytext=(0, -3),
-        textcoords="offset points",
-        ha="right",
-        va="top",
-        color="grey",
-    )
+    title = f"Similarity against offset (d_model = {2 * half_width:g})"
+    right.set(xlabel="offset Δ = |p − q|", ylabel="PE[p] · PE[p + Δ]", title=title)
+    place = dict(textcoords="offset points", ha="right", va="top", color="grey")
+    right.annotate("d_model / 2", (offsets[-1], half_width), xytext=(0, -3), **place)
     fig.tight_layout()
     n = len(matrix)
     return describe_figure(
@@ -124,21 +109,16 @@ def compare_tables(right, wrong, *, name):
     -------
     matplotlib.figure.Figure
         ``fig.axes[i].images[0]`` holds ``right``, ``wrong`` and ``wrong - right``
-        for ``i = 0, 1, 2``. The difference panel is scaled to its own largest
-        value, so a small difference still shows (its colour bar says how small).
-        ``fig.axes[3]`` and ``fig.axes[4]`` are the colour bars, each named by its
-        title (``"PE[pos, k]"``, ``"difference"``).
+        (scaled to its own largest value) for ``i = 0, 1, 2``; ``fig.axes[3:]``
+        are the colour bars.
 
     Examples
     --------
     >>> from posenc_lib import sinusoidal_positions
     >>> right = sinusoidal_positions(range(10), 8)  # (10, 8)
     >>> fig = compare_tables(right, right[:, ::-1], name="columns reversed")
-    >>> fig.axes[2].images[0].get_array().shape
-    (10, 8)
     """
     what = "(n_positions, d_model), one row per position"
-    # (n_positions, d_model) each
     right = check_table(right, "right", what=what)
     wrong = check_table(wrong, "wrong", what=what)
     if wrong.shape != right.shape:
@@ -146,9 +126,8 @@ def compare_tables(right, wrong, *, name):
             f"wrong has shape {wrong.shape}, must match right's {right.shape}."
         )
     difference = wrong - right  # (n_positions, d_model)
-    # Entries where the tables agree differ by rounding only (a few ulps, +-1e-16
-    # with a sign that depends on the CPU's SIMD kernels); zero sits on a colour
-    # boundary, so draw them as exactly 0.
+    # agreeing entries differ by a few ulps of a CPU-dependent sign; 0 is on a
+    # colour boundary, so draw them as exactly 0
     difference[np.abs(difference) < _AGREE] = 0.0
     largest = float(np.abs(difference).max())
     fig, axes = plt.subplots(
@@ -162,12 +141,9 @@ def compare_tables(right, wrong, *, name):
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("column k")
     axes[0].set_ylabel("position pos")
-    # Each colour bar's name above it: a label at its side would sit where the
-    # next panel's y label goes, and read as the difference panel's.
-    for values, where, label in [
-        (image, axes[:2], "PE[pos, k]"),
-        (spread, axes[2], "difference"),
-    ]:
+    # each colour bar's name above it: at its side it reads as the next panel's
+    bars = [(image, axes[:2], "PE[pos, k]"), (spread, axes[2], "difference")]
+    for values, where, label in bars:
         fig.colorbar(values, ax=where).ax.set_title(label, fontsize=9)
     return describe_figure(
         fig,
@@ -180,11 +156,8 @@ _SCALES = ("shared", "own")
 
 
 def _colour_bars(fig, axes, images, panels, *, scale, label, **kwargs):
-    """One colour bar for every panel, or (``scale="own"``) each on its own scale.
-
-    ``"own"``: panel ``j``'s colours run from ``-m`` to ``+m``, ``m`` its own
-    largest ``|score|``: the same colour map, still centred on 0, a bar each.
-    """
+    """One colour bar for every panel, or (``scale="own"``) each panel on ``±``
+    its own largest ``|score|``, with a bar each."""
     if scale == "shared":
         fig.colorbar(images[-1], ax=list(axes), label=label, **kwargs)
         return
@@ -200,37 +173,25 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     Parameters
     ----------
     added : array_like of shape (n_positions, n_positions)
-        Scores with ``PE`` added to the input before projecting (depend on both
-        positions), e.g. ``position_scores(..., method="add")``.
+        Scores with ``PE`` added to the input, e.g.
+        ``position_scores(..., method="add")``.
     rotated : array_like of shape (n_positions, n_positions)
-        Scores with RoPE rotating query and key (constant along diagonals).
+        Scores with RoPE rotating query and key.
     scale : {"shared", "own"}, default "shared"
-        ``"shared"``: both panels on one colour scale, ``±`` the largest
-        ``|score|``, with one colour bar (compare sizes across panels).
-        ``"own"``: each panel on ``±`` its own largest ``|score|`` (a colour
-        bar each), so a panel of small scores still shows its pattern. Both
-        use the scores' colour map, centred on 0 (:data:`.style.STYLES`).
+        Both panels on ``±`` the largest ``|score|`` with one colour bar, or
+        each on ``±`` its own (a small panel still shows its pattern).
 
     Returns
     -------
     matplotlib.figure.Figure
         ``fig.axes[0].images[0]`` and ``fig.axes[1].images[0]`` hold ``added``
-        and ``rotated``; ``image.get_clim()`` is each panel's colour scale.
-
-    Raises
-    ------
-    ValueError
-        If ``scale`` is neither ``"shared"`` nor ``"own"``.
+        and ``rotated``.
 
     Examples
     --------
-    >>> fig = score_heatmaps(np.eye(12), np.eye(12))
-    >>> fig.axes[1].images[0].get_array().shape
-    (12, 12)
     >>> fig = score_heatmaps(np.eye(3), 0.1 * np.eye(3) - 0.5, scale="own")
     >>> [float(v) for v in fig.axes[1].images[0].get_clim()]
     [-0.5, 0.5]
-    >>> plt.close("all")
     """
     what = "(n_positions, n_positions): query position by key position"
     added = check_table(added, "added", what=what)  # (n, n)
@@ -238,13 +199,9 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     check_choice(scale, "scale", _SCALES)
     vmax = max(np.abs(added).max(), np.abs(rotated).max()) or 1.0
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.2), sharey=True)
-    images = [
-        heatmap(ax, s, vmax=vmax, quantity="score")
-        for ax, s in zip(axes, (added, rotated), strict=True)
-    ]
-    for ax, title in zip(
-        axes, ["add PE to the input", "rotate query and key (RoPE)"], strict=True
-    ):
+    titles, images = ["add PE to the input", "rotate query and key (RoPE)"], []
+    for ax, scores, title in zip(axes, (added, rotated), titles, strict=True):
+        images.append(heatmap(ax, scores, vmax=vmax, quantity="score"))
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("key position q")
     axes[0].set_ylabel("query position p")
@@ -257,18 +214,8 @@ def score_heatmaps(added, rotated, *, scale="shared"):
     )
 
 
-def check_score_panels(panels, entries="title -> scores"):
-    """``panels`` as a list of (title, square float matrix), all of one shape.
-
-    The check of every figure of square query-by-key panels (scores here,
-    attention weights in :mod:`.lookback`); ``entries`` names them in a message.
-
-    Examples
-    --------
-    >>> check_score_panels({"right": [[1, 0], [0, 1]]})
-    [('right', array([[1., 0.],
-           [0., 1.]]))]
-    """
+def _check_panels(panels, entries="title -> scores"):
+    """``panels`` as a list of (title, square float matrix), all of one shape."""
     what = "(n_positions, n_positions): query position p by key position q"
     panels = check_tables(panels, "panels", what=what, entries=entries)
     n = len(next(iter(panels.values())))  # the first panel's rows
@@ -282,56 +229,39 @@ def check_score_panels(panels, entries="title -> scores"):
 def look_back_heatmaps(panels, *, offset, scale="shared"):
     """Attention scores by query and key position, with ``q = p - offset`` marked.
 
-    One heatmap per matrix, all on one colour scale (or each on its own). A dashed
-    line runs along the diagonal ``q = p - offset`` (the key ``offset`` tokens
-    back) and a dot marks the highest score of each row ``p >= offset``: when the
-    dots sit on the line, every query looks ``offset`` tokens back.
+    One heatmap per matrix; a dashed line runs along ``q = p - offset`` and a
+    ring marks the highest score of each row ``p >= offset``: when the rings sit
+    on the line, every query looks ``offset`` tokens back.
 
     Parameters
     ----------
     panels : dict of str to array_like of shape (n_positions, n_positions)
-        Title -> ``score[p, q]`` for query positions ``p`` (rows) and key
-        positions ``q`` (columns), ``0 .. n_positions - 1``; e.g.
+        Title -> ``score[p, q]``, query ``p`` by key ``q``; e.g.
         ``table @ rotation_matrix(3, d_model) @ table.T``.
     offset : int
-        How far back the line is drawn, ``0 <= offset < n_positions``.
+        ``0 <= offset < n_positions``.
     scale : {"shared", "own"}, default "shared"
-        ``"shared"``: every panel on ``±`` the largest ``|score|``, one colour
-        bar. ``"own"``: each panel on ``±`` its own largest ``|score|``, with
-        its own colour bar (as :func:`score_heatmaps`).
+        As in :func:`score_heatmaps`.
 
     Returns
     -------
     matplotlib.figure.Figure
-        For panel ``f``: ``fig.axes[f].images[0].get_array()`` is its matrix;
-        ``fig.axes[f].lines[0].get_xydata()`` the ends ``(q, p)`` of the
-        diagonal; ``fig.axes[f].lines[1].get_xydata()`` the dots, one
-        ``(argmax_q score[p, q], p)`` per row ``p >= offset``.
-
-    Raises
-    ------
-    TypeError
-        If ``panels`` is not a non-empty dict.
-    ValueError
-        If a matrix is not square, the matrices differ in shape, ``offset``
-        is outside ``[0, n_positions - 1]``, or ``scale`` is not one of the two.
+        Panel ``f``: ``fig.axes[f].images[0]`` its matrix, ``lines[0]`` the ends
+        ``(q, p)`` of the diagonal, ``lines[1]`` the rings
+        ``(argmax_q score[p, q], p)``.
 
     Examples
     --------
     >>> scores = np.eye(6, k=-2)  # row p scores 1 at q = p - 2
     >>> fig = look_back_heatmaps({"two back": scores}, offset=2)
-    >>> fig.axes[0].lines[0].get_xydata().tolist()  # from (0, 2) to (3, 5)
-    [[0.0, 2.0], [3.0, 5.0]]
-    >>> fig.axes[0].lines[1].get_xydata()[:, 0].tolist()  # every dot on the line
+    >>> fig.axes[0].lines[1].get_xydata()[:, 0].tolist()  # every ring on the line
     [0.0, 1.0, 2.0, 3.0]
-    >>> plt.close(fig)
     """
-    checked = check_score_panels(panels)
+    checked = _check_panels(panels)
     n_positions = checked[0][1].shape[0]
     offset = check_integer(offset, "offset", min_value=0, max_value=n_positions - 1)
     check_choice(scale, "scale", _SCALES)
     vmax = max(float(np.abs(scores).max()) for _, scores in checked) or 1.0
-    rows = np.arange(offset, n_positions)  # query positions with a key offset back
     fig, axes = plt.subplots(
         1, len(checked), figsize=(2.9 * len(checked) + 1.2, 3.3), squeeze=False,
         layout="constrained",  # the legend below, clear of the axes at any size
@@ -340,26 +270,99 @@ def look_back_heatmaps(panels, *, offset, scale="shared"):
     for ax, (title, scores) in zip(axes[0], checked, strict=True):
         images.append(heatmap(ax, scores, vmax=vmax, quantity="score"))
         ax.set_aspect("equal")
-        ax.plot(
-            [0, n_positions - 1 - offset], [offset, n_positions - 1],
-            color="black", linestyle="--", linewidth=1.2, label=f"q = p − {offset}",
-            zorder=3,  # over the rings: the line shows through them
-        )  # fmt: skip
-        ax.plot(scores[rows].argmax(axis=1), rows, **PEAK_MARKER,
-                label="highest score of row p")  # fmt: skip
+        _mark_look_back(ax, scores, offset, 1.2, "highest score of row p")
         ax.set(title=title, xlabel="key position q")
         ax.locator_params(integer=True)  # whole positions, however few
     axes[0, 0].set_ylabel("query position p")
-    scores = [scores for _, scores in checked]
-    _colour_bars(
-        fig, axes[0], images, scores, scale=scale, label="score[p, q]", shrink=0.8
-    )
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=2)
+    bars = dict(scale=scale, label="score[p, q]", shrink=0.8)
+    _colour_bars(fig, axes[0], images, [s for _, s in checked], **bars)
+    legend = axes[0, 0].get_legend_handles_labels()
+    fig.legend(*legend, loc="outside lower center", ncols=2)
     return describe_figure(
         fig,
         f"{len(checked)} heatmap{'s' if len(checked) > 1 else ''} of attention "
-        "scores, query position p by key "
-        f"position q; a dashed line marks q = p − {offset} and circles mark each "
-        "row's highest score.",
+        "scores, query position p by key position q; a dashed line marks "
+        f"q = p − {offset} and circles mark each row's highest score.",
     )
+
+
+def _mark_look_back(ax, scores, lag, width, peak):
+    """The dashed line ``q = p - lag`` (over the rings) and a ring at each row's
+    largest entry, rows ``p >= lag``."""
+    n, rows = len(scores), np.arange(lag, len(scores))
+    ax.plot([0, n - 1 - lag], [lag, n - 1], "k--", lw=width, label=f"q = p − {lag}",
+            zorder=3)  # fmt: skip
+    ax.plot(scores[rows].argmax(axis=1), rows, **PEAK_MARKER, label=peak)
+
+
+def attention_maps(panels, *, lag):
+    """Attention weights by query position p and key position q, one panel each.
+
+    Keys after the query (``q > p``, masked) are grey; a dashed line marks
+    ``q = p - lag`` and a ring the largest weight of each row ``p >= lag``.
+
+    Parameters
+    ----------
+    panels : dict of str to array_like of shape (n_positions, n_positions)
+        Title -> weights in ``[0, 1]``, row ``p`` the query, column ``q`` the key.
+    lag : int
+        ``0 <= lag < n_positions``.
+
+    Examples
+    --------
+    >>> fig = attention_maps({"three back": np.eye(6, k=-3)}, lag=3)
+    >>> fig.axes[0].lines[1].get_xydata().tolist()  # (q, p): every row at p - 3
+    [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+    """
+    checked = _check_panels(panels, entries="title -> attention weights")
+    n, panels = checked[0][1].shape[0], len(checked)
+    lag = check_integer(lag, "lag", min_value=0, max_value=n - 1)
+    later = np.triu(np.ones((n, n), bool), 1)  # keys q > p
+    kw = dict(layout="constrained", subplot_kw={"facecolor": "0.8"})  # masked: grey
+    fig, axes = plt.subplots(1, panels, figsize=(2.6 * panels + 1, 3.3), **kw)
+    for ax, (title, weight) in zip(np.atleast_1d(axes), checked, strict=True):
+        image = apply_style(ax.imshow(np.where(later, np.nan, weight)), "weight")
+        _mark_look_back(ax, weight, lag, 1, "largest weight of row p")
+        ax.set(title=title, xlabel="key position q", ylabel="query position p")
+        ax.set(xticks=range(0, n, 2), yticks=range(0, n, 2))  # whole positions
+    fig.colorbar(image, ax=axes, label="attention weight", shrink=0.8)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2)
+    return describe_figure(
+        fig,
+        "Attention weights, one map per panel, query position p down, key position "
+        f"q across, keys after p in grey; a dashed line marks q = p − {lag} and "
+        "circles mark the largest weight of each row.",
+    )
+
+
+def loss_curves(curves, *, references=None):
+    """The training loss at each step, one curve per model, on a log scale.
+
+    Parameters
+    ----------
+    curves : dict of str to array_like of shape (steps,)
+        Label -> the loss of each step, as ``posenc_lib.lookback.train`` returns.
+    references : dict of str to float, optional
+        Label -> a loss (> 0) drawn as a grey horizontal line.
+
+    Examples
+    --------
+    >>> fig = loss_curves({"a": [2.0, 1.0, 0.5]}, references={"chance": 2.77})
+    >>> fig.axes[0].lines[0].get_ydata().tolist()
+    [2.0, 1.0, 0.5]
+    """
+    for name, value in (("curves", curves), ("references", references or {})):
+        check_instance(value, name, Mapping, what=f"a dict of label -> {name[:-1]}")
+    fig, ax = plt.subplots(figsize=(5.6, 3.0))
+    for label, losses in curves.items():
+        name, what = f"curves[{label!r}]", "(steps,), one loss per step"
+        ax.plot(
+            check_array(losses, name, ndim=1, what=what, positive=True), label=label
+        )
+    for j, (label, value) in enumerate((references or {}).items()):
+        value = check_positive(value, f"references[{label!r}]")
+        ax.axhline(value, color="grey", ls=(":", "-.")[j % 2], lw=1, label=label)
+    ax.set(yscale="log", xlabel="training step", ylabel="loss (cross-entropy)")
+    ax.set(title="Training loss, one fresh batch a step")
+    ax.legend()
+    return describe_figure(fig, "The training loss against the step, log scale.")

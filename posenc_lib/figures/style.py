@@ -1,29 +1,7 @@
-"""The course's figure style, and the two drawing steps every figure shares.
-
-- :func:`setup_notebook`: every chapter's ``## Setup`` cell calls it: matplotlib
-  defaults, stamp-free inline PNGs (a re-run stores byte-identical images) with
-  alt text (:mod:`.describe`), and a ``scale`` for a projector
-  (:data:`PRESENTATION_SCALE`: axis text at least 18 px on a 1920 x 1080 screen,
-  where the chapters' dpi 80 gives about 11 px).
-- :data:`STYLES`: one colour map and one scale per quantity a figure colours, set
-  once here, so a quantity looks the same in every chapter, the lecture and the
-  slides (``tests/test_figure_styles.py``):
-
-  ==========  ==========  =================================================
-  quantity    colour map  scale
-  ==========  ==========  =================================================
-  encoding    RdBu_r      centred: ``-vmax`` blue, 0 white, ``+vmax`` red
-                          (``vmax = 1`` for ``PE`` itself)
-  score       RdBu_r      centred on 0, ``vmax`` the largest ``|score|`` drawn
-  weight      Greens      0 (white) to 1 (dark green)
-  ==========  ==========  =================================================
-
-- :func:`heatmap`: the one way a table is drawn (``PE``, a similarity matrix,
-  attention scores): its quantity's style, row 0 at the top.
-- :func:`check_axes`: the one check of an ``ax`` argument, which every figure
-  helper makes (:func:`new_axes` when ``ax`` may be None).
-
-This module imports matplotlib; ``import posenc_lib`` never imports it.
+"""The course's figure style: :func:`setup_notebook` (every chapter's Setup cell),
+one colour map and scale per quantity (:data:`STYLES`), the :func:`heatmap` every
+table is drawn with (row 0 at the top), the check of every ``ax``
+(:func:`check_axes`). Importing this imports matplotlib.
 """
 
 import importlib
@@ -59,7 +37,6 @@ __all__ = [
     "heatmap",
     "new_axes",
     "figure_scale",
-    "set_rows",
     "setup_notebook",
 ]
 
@@ -67,7 +44,7 @@ __all__ = [
 PE_CMAP = "RdBu_r"
 
 #: Each quantity a figure colours: its colour map and scale, "centred" from -vmax
-#: through 0 (white) to +vmax, "unit" from 0 to 1 (the table above).
+#: through 0 (white) to +vmax, "unit" from 0 to 1.
 STYLES = {
     "encoding": (PE_CMAP, "centred"),
     "score": ("RdBu_r", "centred"),
@@ -82,8 +59,7 @@ COLOUR_WORDS = {
     "Greens": ("white", "light green", "dark green"),
 }
 
-#: How a heatmap marks the largest entry of a row: a white ring edged in black,
-#: seen on every colour and apart from the black dashed line it often sits on.
+#: How a heatmap marks the largest entry of a row: a white ring edged in black.
 PEAK_MARKER = {
     "marker": "o", "linestyle": "none", "markersize": 6, "markerfacecolor": "none",
     "markeredgecolor": "white", "markeredgewidth": 1.6,
@@ -106,9 +82,8 @@ _RC = {
     "legend.frameon": False,
 }
 
-
 #: The scale for a projector: the smallest axis text (legends, 9 pt) becomes
-#: 9 * 80 * 2 / 72 = 20 px in the PNG, shown at its own size on a 1920 px screen.
+#: 9 * 80 * 2 / 72 = 20 px in the PNG (at least 18 px on a 1920 x 1080 screen).
 PRESENTATION_SCALE = 2.0
 
 #: The environment variable :func:`setup_notebook` reads when no scale is given.
@@ -121,30 +96,17 @@ def figure_scale(scale=None):
     Parameters
     ----------
     scale : float or "presentation", optional
-        A number > 0 multiplies the resolution (dpi) of every figure, so its
-        pixels and its text grow together and nothing moves inside it.
+        A number > 0 multiplies every figure's dpi (its text grows with it);
         ``"presentation"`` means :data:`PRESENTATION_SCALE`.
 
     Returns
     -------
     float
 
-    Raises
-    ------
-    ValueError, TypeError
-        If the scale (or the environment variable) is not a number > 0 or
-        ``"presentation"``; the message names where it came from.
-
     Examples
     --------
-    >>> figure_scale()
-    1.0
-    >>> figure_scale("presentation")
-    2.0
-    >>> figure_scale("big")
-    Traceback (most recent call last):
-    ...
-    ValueError: scale == 'big', must be a number > 0 or 'presentation'.
+    >>> figure_scale(), figure_scale("presentation")
+    (1.0, 2.0)
     """
     name = "scale"
     if scale is None:
@@ -165,27 +127,20 @@ def setup_notebook(scale=None):
     """Set the course's plot defaults; in IPython also stamp-free inline PNGs.
 
     It changes only matplotlib's figure defaults, the inline PNG options and alt
-    text, and numpy's scalar printing (``legacy="1.25"`` under numpy 2: ``0.5``,
-    not ``np.float64(0.5)``, so stored outputs read the same under every numpy;
-    ``np.set_printoptions(legacy=False)`` undoes it). Safe to call twice, and
-    outside IPython.
+    text, and numpy's scalar printing (``legacy="1.25"``: ``0.5``, not
+    ``np.float64(0.5)``, as stored outputs show it; ``legacy=False`` undoes it).
 
     Parameters
     ----------
     scale : float or "presentation", optional
-        Enlarge every figure by this factor (its dpi); see :func:`figure_scale`.
-        Without it, the environment variable ``POSENC_SCALE`` decides (for
-        example ``POSENC_SCALE=presentation make lab``), and without that the
-        chapters' default of 1.
+        Enlarge every figure by this factor (:func:`figure_scale`); without it
+        ``$POSENC_SCALE`` (``POSENC_SCALE=presentation make lab``), else 1.
 
     Examples
     --------
-    >>> setup_notebook()
-    >>> plt.rcParams["figure.figsize"], plt.rcParams["figure.dpi"]
-    ([6.0, 3.0], 80.0)
     >>> setup_notebook(scale="presentation")
-    >>> plt.rcParams["figure.dpi"]
-    160.0
+    >>> plt.rcParams["figure.figsize"], plt.rcParams["figure.dpi"]
+    ([6.0, 3.0], 160.0)
     >>> setup_notebook()
     """
     dpi = _RC["figure.dpi"] * figure_scale(scale)
@@ -211,10 +166,6 @@ def check_axes(ax):
 
     Examples
     --------
-    >>> from matplotlib.figure import Figure
-    >>> ax = Figure().add_subplot()
-    >>> check_axes(ax) is ax
-    True
     >>> check_axes(3)
     Traceback (most recent call last):
     ...
@@ -226,23 +177,12 @@ def check_axes(ax):
 
 
 def new_axes(ax=None, figsize=None):
-    """``ax`` itself, or the Axes of a new pyplot figure of size ``figsize``.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes, optional
-    figsize : (float, float), optional
-        Width and height in inches of the new figure; the default size without.
+    """``ax`` itself, or the Axes of a new pyplot figure of ``figsize`` (inches).
 
     Examples
     --------
     >>> new_axes(figsize=(2, 1)).figure.get_size_inches().tolist()
     [2.0, 1.0]
-    >>> plt.close("all")
-    >>> new_axes(figsize=2)
-    Traceback (most recent call last):
-    ...
-    TypeError: figsize == 2 (int), must be (width, height) in inches, or None.
     """
     figsize = _check_figsize(figsize)
     if ax is not None:
@@ -268,27 +208,24 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     ----------
     ax : matplotlib.axes.Axes
     table : array_like of shape (n_rows, n_columns)
-        Finite numbers.
     vmax : float, default 1.0
-        Colours run from ``-vmax`` (blue) through 0 (white) to ``+vmax`` (red).
+        The top of a centred scale, ``-vmax`` to ``+vmax``.
     rows : array_like of int, shape (n_rows,), optional
-        The label of each row (e.g. the positions); ``0 .. n_rows - 1`` by default.
-        Must be increasing and evenly spaced, since rows are drawn as equal bands.
+        The row labels (e.g. positions), in equal steps; ``0 .. n_rows - 1``.
     quantity : {"encoding", "score", "weight"}, default "encoding"
         What the table holds: its colours and scale (:data:`STYLES`).
 
     Returns
     -------
     matplotlib.image.AxesImage
-        ``image.get_array()`` is ``table``; ``image.get_extent()`` is
-        ``(-0.5, n_columns - 0.5, last row + 0.5, first row - 0.5)``.
+        ``image.get_array()`` is ``table``.
 
     Examples
     --------
     >>> from matplotlib.figure import Figure
-    >>> image = heatmap(Figure().add_subplot(), np.zeros((3, 4)))
+    >>> image = heatmap(Figure().add_subplot(), np.zeros((3, 2)), rows=[10, 11, 12])
     >>> [float(edge) for edge in image.get_extent()]
-    [-0.5, 3.5, 2.5, -0.5]
+    [-0.5, 1.5, 12.5, 9.5]
     """
     ax = check_axes(ax)
     what = "(n_rows, n_columns)"
@@ -297,24 +234,30 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     rows = _check_rows(rows, len(table))  # (n_rows,) or None
     image = ax.imshow(table, aspect="auto", interpolation="nearest")
     apply_style(image, quantity, vmax)
-    set_rows(image, rows)
+    n_rows, n_columns = table.shape
+    first = 0 if rows is None else int(rows[0])
+    step = 1 if rows is None or n_rows < 2 else int(rows[1] - rows[0])
+    last = first + step * (n_rows - 1)
+    image.set_extent((-0.5, n_columns - 0.5, last + step / 2, first - step / 2))
     return image
 
 
-def colour_words(quantity):
-    """The colours of ``quantity``'s low end, middle and high end, in words.
+def _style(quantity):
+    if quantity not in STYLES:
+        raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
+    return STYLES[quantity]
 
-    Read from :data:`STYLES` and :data:`COLOUR_WORDS`, so that a changed colour
-    map changes every description (or stops them with this message).
+
+def colour_words(quantity):
+    """The colours of ``quantity``'s low end, middle and high end, in words
+    (:data:`STYLES`, :data:`COLOUR_WORDS`): what figure descriptions say.
 
     Examples
     --------
     >>> colour_words("encoding")
     ('blue', 'white', 'red')
     """
-    if quantity not in STYLES:
-        raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
-    cmap = STYLES[quantity][0]
+    cmap = _style(quantity)[0]
     if cmap not in COLOUR_WORDS:
         raise ValueError(
             f"STYLES[{quantity!r}] uses the colour map {cmap!r}, which COLOUR_WORDS "
@@ -326,31 +269,25 @@ def colour_words(quantity):
 
 
 def apply_style(image, quantity, vmax=1.0):
-    """Colour ``image`` as every figure colours ``quantity`` (:data:`STYLES`), and
-    record ``quantity`` as its label (``tests/test_figure_styles.py`` reads it).
-    ``vmax`` tops a centred scale. Every figure module colours its images so.
+    """Colour ``image`` as every figure colours ``quantity`` (:data:`STYLES`),
+    ``vmax`` topping a centred scale; its label records ``quantity``.
 
     Examples
     --------
-    >>> fig, ax = plt.subplots()
-    >>> image = apply_style(ax.imshow([[0.2, 0.8]]), "weight")
+    >>> image = apply_style(plt.subplots()[1].imshow([[0.2, 0.8]]), "weight")
     >>> image.get_label(), image.get_clim()
     ('weight', (0.0, 1.0))
-    >>> plt.close(fig)
     """
     image = check_instance(image, "image", AxesImage, what="an image from imshow")
-    if quantity not in STYLES:
-        raise ValueError(f"quantity == {quantity!r}, must be one of {sorted(STYLES)}.")
+    cmap, scale = _style(quantity)
     vmax = check_positive(vmax, "vmax")
-    cmap, scale = STYLES[quantity]
     clim = (-vmax, vmax) if scale == "centred" else (0.0, 1.0)
     image.set(cmap=cmap, clim=clim, label=quantity)
     return image
 
 
 def _check_rows(rows, n_rows, name="rows"):
-    """``rows`` (labels of a heatmap's rows) as an int64 array, or None: one
-    non-negative integer per row, increasing in equal steps."""
+    """``rows`` as an int64 array (one label per row, in equal steps), or None."""
     if rows is None:
         return None
     rows = check_positions(rows, name)  # (n_rows,)
@@ -362,31 +299,3 @@ def _check_rows(rows, n_rows, name="rows"):
             "steps: rows are drawn as equal bands."
         )
     return rows
-
-
-def set_rows(image, rows=None):
-    """Point a heatmap's extent at its data: row labels ``rows``, top to bottom.
-
-    Parameters
-    ----------
-    image : matplotlib.image.AxesImage
-        From :func:`heatmap`.
-    rows : array_like of int, shape (n_rows,), optional
-        As in :func:`heatmap`.
-
-    Examples
-    --------
-    >>> from matplotlib.figure import Figure
-    >>> image = heatmap(Figure().add_subplot(), np.zeros((3, 2)), rows=[10, 11, 12])
-    >>> [float(edge) for edge in image.get_extent()]
-    [-0.5, 1.5, 12.5, 9.5]
-    """
-    what = "a matplotlib AxesImage, e.g. from heatmap()"
-    n_rows, n_columns = (
-        check_instance(image, "image", AxesImage, what=what).get_array().shape
-    )
-    rows = _check_rows(rows, n_rows)
-    first = 0 if rows is None else int(rows[0])
-    step = 1 if rows is None or n_rows < 2 else int(rows[1] - rows[0])
-    last = first + step * (n_rows - 1)
-    image.set_extent((-0.5, n_columns - 0.5, last + step / 2, first - step / 2))

@@ -1,19 +1,13 @@
-"""Fixtures for the browser tests: a JupyterLab or Voila server and headless Chromium.
+"""Fixtures for the browser tests: JupyterLab or Voila, headless Chromium, the site.
 
-Every server runs on a free loopback port with a random token, from a copy of
-``notebooks/`` in a temporary directory (so JupyterLab can never save browser
-outputs over the committed notebooks), with its own settings directories. The
-browser is Debian's Chromium driven by Playwright; Playwright never downloads a
-browser of its own. Servers and browsers are shut down in ``finally`` blocks, so
-also when a test fails.
-
-Without ``/usr/bin/chromium`` or the ``playwright`` package the tests skip with a
-message saying what to install, unless ``POSENC_REQUIRE_BROWSER=1`` (CI), where
-they fail instead.
-
-The web edition and the slides are built once per session (``site``, ``slides``);
-under pytest-xdist the files of the tests that use them run in one worker, which
-starts on them first (``STATIC_SITE`` in the root conftest.py).
+Each server runs on a free loopback port with a random token, from a copy of
+``notebooks/`` in a temporary directory (so nothing is saved over the committed
+notebooks), with its own settings directories, and is stopped with its kernels
+also when a test fails. The browser is Debian's Chromium under Playwright, which
+never downloads one; without it the tests skip saying what to install, or fail
+if ``POSENC_REQUIRE_BROWSER=1`` (CI). The web edition and the slides are built
+once per session (``site``, ``slides``; under xdist their tests' files run in one
+worker: ``STATIC_SITE`` in the root conftest.py).
 """
 
 import json
@@ -34,22 +28,17 @@ import pytest
 from posenc_tools import build_pdf
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOKS = REPO / "notebooks"
 CHROMIUM = Path(build_pdf.CHROMIUM)
 CHROMIUM_ARGS = build_pdf.CHROMIUM_ARGS  # one list of flags for every headless page
 # JupyterLab settings for a quiet, predictable page: no news toast covering the
 # outputs, no autosave, every cell rendered (no windowing), no kernel dialogs.
 LAB_OVERRIDES = {
-    "@jupyterlab/apputils-extension:notification": {
-        "fetchNews": "false",
-        "checkForUpdates": False,
-    },
+    "@jupyterlab/apputils-extension:notification":
+        {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
-    "@jupyterlab/notebook-extension:tracker": {
-        "windowingMode": "none",
-        "autoStartDefaultKernel": True,
-    },
-}
+    "@jupyterlab/notebook-extension:tracker":
+        {"windowingMode": "none", "autoStartDefaultKernel": True},
+}  # fmt: skip
 SERVER_START_TIMEOUT = 90  # seconds; a cold start on 2 busy cores can be slow
 BIN = Path(sys.executable).parent
 
@@ -66,18 +55,14 @@ def browser_missing():
             "Playwright for Python: `.venv/bin/python -m pip install playwright` "
             "(never `playwright install`: the tests use /usr/bin/chromium)"
         )
-    if not missing:
-        return None
-    return "Browser tests need " + " and ".join(missing) + "."
+    return "Browser tests need " + " and ".join(missing) + "." if missing else None
 
 
 def pytest_collection_modifyitems(config, items):
     """No browser: skip the browser tests, or fail them if POSENC_REQUIRE_BROWSER=1."""
     reason = browser_missing()
-    if reason is None:
-        return
     required = os.environ.get("POSENC_REQUIRE_BROWSER") == "1"
-    for item in items:
+    for item in items if reason else ():
         if item.get_closest_marker("browser") is None:
             continue
         if required:
@@ -91,35 +76,23 @@ def _fail_without_browser():
     pytest.fail(f"POSENC_REQUIRE_BROWSER=1 but: {browser_missing()}", pytrace=False)
 
 
-def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _copy_notebooks(root):
     """A private copy of notebooks/ (outputs included) to serve from."""
     target = root / "notebooks"
-    shutil.copytree(NOTEBOOKS, target, ignore=shutil.ignore_patterns(".ipynb_*"))
+    ignore = shutil.ignore_patterns(".ipynb_*")
+    shutil.copytree(REPO / "notebooks", target, ignore=ignore)
     return target
 
 
 def _server_env(root):
     """Environment for a server: this venv first on PATH, private Jupyter dirs."""
-    env = dict(os.environ)
+    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     for name in ("CONFIG", "DATA", "RUNTIME"):
         env[f"JUPYTER_{name}_DIR"] = str(root / f"jupyter_{name.lower()}")
-    env["JUPYTER_PLATFORM_DIRS"] = "1"
     env["JUPYTER_PATH"] = str(REPO / "share" / "jupyter")  # the posenc Voila template
     env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     return env
-
-
-def _log_tail(log_path, n_lines=40):
-    lines = Path(log_path).read_text(errors="replace").splitlines()
-    return "\n".join(lines[-n_lines:])
 
 
 def _answers(url, port):
@@ -134,45 +107,19 @@ def _answers(url, port):
         return False
 
 
-def _wait_until_up(process, url, port, log_path):
-    """Poll until the server answers; fail with the server's log otherwise."""
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"server exited early:\n{_log_tail(log_path)}", pytrace=False)
-        if _answers(url, port):
-            return
-        time.sleep(0.2)  # polling interval, not a wait for a state
-    pytest.fail(f"server not up after {SERVER_START_TIMEOUT} s:\n{_log_tail(log_path)}")
-
-
-def _stop(process):
-    """Stop a server we started, and the kernels it started (its process group)."""
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=15)
-
-
 class Server:
-    """A running server: ``url(path)`` adds the token; ``log`` is its log file."""
+    """A running server: ``url(path)`` adds the token."""
 
-    def __init__(self, base, token, root, log, process=None):
-        self.base, self.token, self.root, self.log = base, token, root, log
-        self.process = process
+    def __init__(self, base, token, process):
+        self.base, self.token, self.process = base, token, process
 
     def kernels(self):
         """Process ids of the kernels this server runs now (its child processes)."""
         children = []
         for status in Path("/proc").glob("[0-9]*/status"):
             try:
-                fields = dict(
-                    line.split(":\t", 1) for line in status.read_text().splitlines()
-                )
+                lines = status.read_text().splitlines()
+                fields = dict(line.split(":\t", 1) for line in lines)
                 cmdline = (status.parent / "cmdline").read_bytes()
             except (OSError, ValueError):
                 continue  # the process ended while we looked
@@ -186,24 +133,43 @@ class Server:
         return f"{self.base}{path}{sep}token={self.token}"
 
 
-def _run_server(command, root, status_path, token, port):
+def _run_server(command, root, status_path):
+    """Start ``command`` (its own process group, kernels included), wait until it
+    answers (failing with its log), yield it, stop it and its kernels."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))  # a port nothing listens on right now
+        token, port = secrets.token_hex(16), sock.getsockname()[1]
+    command = [arg.format(token=token, port=port) for arg in command]
     log = root / "server.log"
     with open(log, "wb") as log_file:
         process = subprocess.Popen(
-            command,
-            cwd=root,
-            env=_server_env(root),
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, kernels included
-        )
-    server = Server(f"http://127.0.0.1:{port}", token, root, log, process)
+            command, cwd=root, env=_server_env(root), stdout=log_file,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    server = Server(f"http://127.0.0.1:{port}", token, process)
     try:
-        status_url = None if status_path is None else server.url(status_path)
-        _wait_until_up(process, status_url, port, log)
+        url = None if status_path is None else server.url(status_path)
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _answers(url, port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                ended = process.poll() is not None
+                why = (
+                    "exited early"
+                    if ended
+                    else f"not up after {SERVER_START_TIMEOUT} s"
+                )
+                tail = "\n".join(log.read_text(errors="replace").splitlines()[-40:])
+                pytest.fail(f"server {why}:\n{tail}", pytrace=False)
+            time.sleep(0.2)  # polling interval, not a wait for a state
         yield server
     finally:
-        _stop(process)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=15)
 
 
 @pytest.fixture(scope="session")
@@ -213,45 +179,34 @@ def lab_server(tmp_path_factory):
     settings = root / "app_settings"
     settings.mkdir()
     (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
-    token, port = secrets.token_hex(16), free_port()
     command = [
-        str(BIN / "jupyter"),
-        "lab",
-        "--no-browser",
-        "--ip=127.0.0.1",
-        f"--port={port}",
-        "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}",
+        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1",
+        "--port={port}", "--ServerApp.port_retries=0",
+        "--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={_copy_notebooks(root)}",
         f"--LabApp.app_settings_dir={settings}",
         f"--LabApp.user_settings_dir={root / 'user_settings'}",
         f"--LabApp.workspaces_dir={root / 'workspaces'}",
-    ]
+    ]  # fmt: skip
     if os.geteuid() == 0:
         command.append("--allow-root")
-    yield from _run_server(command, root, "/api/status", token, port)
+    yield from _run_server(command, root, "/api/status")
 
 
 def _voila(tmp_path_factory, cull_idle_seconds):
     """Voila as `make explorer` runs it, with a token and kernel culling."""
     root = tmp_path_factory.mktemp("voila")
-    notebook = _copy_notebooks(root) / "explorer.ipynb"
-    token, port = secrets.token_hex(16), free_port()
     command = [
-        str(BIN / "voila"),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--port={port}",
-        "--ServerApp.port_retries=0",
-        f"--token={token}",
+        str(BIN / "voila"), "--no-browser", "--Voila.ip=127.0.0.1", "--port={port}",
+        "--ServerApp.port_retries=0", "--token={token}",
         "--template=posenc",  # as `make explorer`: nothing fetched from a CDN
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_seconds}",
         "--MappingKernelManager.cull_interval=1",
         "--MappingKernelManager.cull_connected=True",
-        str(notebook),
-    ]
+        str(_copy_notebooks(root) / "explorer.ipynb"),
+    ]  # fmt: skip
     # Voila has no status page; any GET of "/" would start a kernel.
-    yield from _run_server(command, root, None, token, port)
+    yield from _run_server(command, root, None)
 
 
 @pytest.fixture(scope="session")
@@ -272,9 +227,8 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
+        launch = dict(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        chromium = playwright.chromium.launch(**launch)
         try:
             yield chromium
         finally:
@@ -307,11 +261,8 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture(scope="session")
 def latency_report(tmp_path_factory, pytestconfig):
-    """Call ``latency_report(line)``: printed now, in the summary and to a file.
-
-    The summary is the root conftest's (``posenc_summary``), which gathers the
-    lines of every xdist worker.
-    """
+    """``latency_report(line)``: printed now, in the summary (the root conftest's
+    ``posenc_summary``, from every xdist worker) and to a file."""
     path = tmp_path_factory.getbasetemp() / "browser-latency.txt"
 
     def report(line):
@@ -323,17 +274,13 @@ def latency_report(tmp_path_factory, pytestconfig):
     yield report
 
 
-# ---------------------------------------------------------------- built once
-
 Site = namedtuple("Site", "root pages")
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The web edition (``make site``), built once into a temporary directory.
-
-    MathJax's npm tarball is fetched first (once per checkout).
-    """
+    """The web edition (``make site``), built once (MathJax's npm tarball is
+    fetched first, once per checkout)."""
     from posenc_tools import build_site
 
     out = tmp_path_factory.mktemp("site") / "site"

@@ -1,30 +1,35 @@
-"""What a person does in JupyterLab or Voila, as Playwright steps, and timing of it.
+"""What a person does in JupyterLab, Voila or a static page, as Playwright steps.
 
-Selectors are the ones listed in ``../shared/NOTES.md`` (measured on JupyterLab
-4.6 with ipywidgets 8): kernel state ``.jp-Notebook-ExecutionIndicator``; the
-explorers' sliders are ``input[data-name=NAME]`` (below).
+The explorers (posenc_lib/figures/static/explorer.js) are the same in every host:
+range sliders ``input[data-name=NAME]`` named by the glossary, and the root's
+``data-shown``, written after each draw (``pos,d_model,offset,pair`` for the
+lecture, ``pos,d_model`` for chapter 02, ``offset`` for chapter 03).
 """
 
 import re
 import statistics
+from pathlib import Path
 
+import nbformat
+import numpy as np
+
+from posenc_lib import sinusoidal_positions
+from posenc_lib.figures.explorer import dot_line, pair_table
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 RUN_TIMEOUT = 120_000  # ms for Run All of a whole notebook on a busy machine
 STEP_TIMEOUT = 30_000  # ms for one slider step to show
 ERROR_TEXT = re.compile(
     r"Traceback|\b\w*(Error|Exception)\b|Error displaying widget|Error rendering"
 )
-
-# The time of every key press (capture phase, so before the slider's own
-# handler), which key_step measures from.
-_WATCH_JS = """
-() => {
-  window.__posenc = {keydown: null};
-  document.addEventListener('keydown', () => {
-    window.__posenc.keydown = performance.now();
-  }, true);
-}
-"""
-
+APP = ".posenc-lecture"  # the lecture explorer's root
+GLOSSARY = [["pos", "pos"], ["d_model", "d_model"], ["offset", "Δ"], ["pair", "pair"]]
+#: The screens the lecture must fit: a projector, a laptop, a full-HD screen.
+SIZES = [
+    {"width": 1024, "height": 768},
+    {"width": 1366, "height": 768},
+    {"width": 1920, "height": 1080},
+]
 
 _KERNEL_READY_JS = """
 (() => {
@@ -35,22 +40,6 @@ _KERNEL_READY_JS = """
   return name && /Python/.test(name.textContent) && idle ? 'ready' : false;
 })()
 """
-
-
-def open_notebook(page, server, name):
-    """Open ``name`` in JupyterLab and wait for its kernel to be idle."""
-    page.goto(server.url(f"/lab/tree/{name}") + "&reset")
-    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=RUN_TIMEOUT)
-    handle = page.wait_for_function(_KERNEL_READY_JS, timeout=RUN_TIMEOUT)
-    if handle.json_value() == "dialog":  # kernel specs arrived late: accept the default
-        page.locator(".jp-Dialog .jp-mod-accept").click()
-        page.wait_for_function(_KERNEL_READY_JS + " === 'ready'", timeout=RUN_TIMEOUT)
-
-
-def _menu(page, menu, item):
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{item}$")).click()
-
 
 _ALL_RUN_JS = """
 () => {
@@ -66,14 +55,32 @@ _ALL_RUN_JS = """
 """
 
 
-def run_all(page):
-    """Clear every output, Run All from the menu, wait until each cell has run."""
+def _menu(page, menu, item):
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{item}$")).click()
+
+
+def open_and_run(page, server, name):
+    """Open ``name`` in JupyterLab, clear every output, Run All from the menu;
+    no cell shows an error but those tagged ``raises-exception`` (returned)."""
+    page.goto(server.url(f"/lab/tree/{name}") + "&reset")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=RUN_TIMEOUT)
+    handle = page.wait_for_function(_KERNEL_READY_JS, timeout=RUN_TIMEOUT)
+    if handle.json_value() == "dialog":  # kernel specs arrived late: accept the default
+        page.locator(".jp-Dialog .jp-mod-accept").click()
+        page.wait_for_function(_KERNEL_READY_JS + " === 'ready'", timeout=RUN_TIMEOUT)
     _menu(page, "Edit", "Clear Outputs of All Cells")
     page.wait_for_function(
         "() => document.querySelectorAll('.jp-OutputArea-output').length === 0"
     )
     _menu(page, "Run", "Run All Cells")
     page.wait_for_function(_ALL_RUN_JS, timeout=RUN_TIMEOUT)
+    cells = nbformat.read(NOTEBOOKS / name, as_version=4).cells
+    code = [cell for cell in cells if cell.cell_type == "code"]
+    tagged = "raises-exception"
+    allowed = {i for i, c in enumerate(code) if tagged in c.metadata.get("tags", [])}
+    assert error_outputs(page, allowed=allowed) == []
+    return allowed
 
 
 def error_outputs(page, root=".jp-Notebook .jp-CodeCell", allowed=()):
@@ -100,14 +107,6 @@ def summary(name, latencies):
     median = statistics.median(ordered)
     return f"{name}: {len(ordered)} steps, median {median:.0f} ms, p95 {p95:.0f} ms"
 
-
-#: The screens the lecture must fit: a projector, a laptop, a full-HD screen.
-SIZES = [
-    {"width": 1024, "height": 768},
-    {"width": 1366, "height": 768},
-    {"width": 1920, "height": 1080},
-]
-LAB_SIZES = SIZES
 
 _FITS_JS = """
 ([root, within]) => {
@@ -149,22 +148,18 @@ def assert_fits(page, root, *, within=None, name=""):
     assert result["scrolling"] == [], f"{name}: horizontal scroll: {result}"
 
 
-# ---------------------------------------------------------------- the explorers
-# The anywidget explorers (posenc_lib/figures/static/explorer.js), the same in
-# every host: native range sliders ``input[data-name=NAME]`` labelled with their
-# glossary name, and the root's ``data-shown`` attribute, written after each draw
-# (``pos,d_model,offset,pair`` for the lecture, ``pos,d_model`` for chapter 02,
-# ``offset`` for chapter 03).
-
-_SHOWN_WATCH_JS = """
+# The time of the key press (capture phase, before the slider's own handler) and
+# of the draw showing ``expected``, which key_step measures between.
+_STEP_JS = """
 ([root, expected]) => {
   const el = document.querySelector(root);
-  const state = {shown: null, done: false};
-  window.__posenc = window.__posenc || {keydown: null};
-  window.__posenc.step = state;
+  const step = {keydown: null, shown: null, done: false};
+  window.__posenc = step;
+  document.addEventListener('keydown', () => { step.keydown = performance.now(); },
+                            {capture: true, once: true});
   const check = () => {
     if (el.dataset.shown === expected) {
-      state.shown = performance.now(); state.done = true; observer.disconnect();
+      step.shown = performance.now(); step.done = true; observer.disconnect();
     }
   };
   const observer = new MutationObserver(check);
@@ -188,124 +183,75 @@ def shown(page, root):
 
 def key_step(page, root, name, key, expected):
     """Press ``key`` on slider ``name``; ms from the key press to ``expected`` drawn."""
-    page.evaluate(_WATCH_JS)  # records the time of every key press
-    page.evaluate(f"([r, e]) => ({_SHOWN_WATCH_JS})([r, e])", [root, expected])
+    page.evaluate(_STEP_JS, [root, expected])
     handle = page.locator(f"{root} input[data-name={name}]").first
     handle.focus()
     handle.press(key)
-    page.wait_for_function("() => window.__posenc.step.done", timeout=STEP_TIMEOUT)
-    return page.evaluate("() => window.__posenc.step.shown - window.__posenc.keydown")
+    page.wait_for_function("() => window.__posenc.done", timeout=STEP_TIMEOUT)
+    return page.evaluate("() => window.__posenc.shown - window.__posenc.keydown")
 
 
-def escape_hands_back_the_keys(page, root, name):
-    """Focus slider ``name``, press Escape: True if it let go of the focus."""
-    handle = page.locator(f"{root} input[data-name={name}]").first
-    handle.focus()
-    handle.press("Escape")
-    return page.evaluate(
-        "(r) => !document.querySelector(r).contains(document.activeElement)", root
-    )
-
-
-def widest(page, root):
-    """The right edge, in px, of the widget's widest box (its root included)."""
-    return page.evaluate(
-        """(root) => Math.round(Math.max(...[...document.querySelectorAll(
-             `${root}, ${root} *`)].map(e => e.getBoundingClientRect())
-             .filter(b => b.width > 0).map(b => b.right)))""",
-        root,
-    )
-
-
-def visible_strings(page, root):
-    """Every visible string of the widget (its text, slider readouts included)."""
-    return page.evaluate(
+def seen(page, root):
+    """What the widget shows: ``strings``, every visible string (slider readouts
+    included); ``sliders``, their names and accessible names; ``pictures``, their
+    roles and text alternatives; ``rows``, the pair table (no gap row)."""
+    found = page.evaluate(
         """(root) => {
           const el = document.querySelector(root);
           const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-          const out = [];
+          const strings = [];
           for (let node = walker.nextNode(); node; node = walker.nextNode()) {
             const box = node.parentElement.getBoundingClientRect();
             const text = node.textContent.trim();
-            if (text && box.width > 0 && box.height > 0) out.push(text);
+            if (text && box.width > 0 && box.height > 0) strings.push(text);
           }
-          return out;
-        }""",
-        root,
-    )
-
-
-def accessible(page, root):
-    """Sliders' accessible names and the pictures' roles and text alternatives."""
-    return page.evaluate(
-        """(root) => {
-          const el = document.querySelector(root);
           const sliders = [...el.querySelectorAll('input[type=range]')].map(i =>
             [i.dataset.name, i.labels.length ? i.labels[0].textContent : null]);
           const pictures = [...el.querySelectorAll('svg')].map(s =>
             [s.getAttribute('role'), s.getAttribute('aria-label')]);
-          return {sliders, pictures};
+          const rows = [...el.querySelectorAll('.posenc-table tbody tr')]
+            .map(tr => [...tr.cells].map(td => td.textContent));
+          return {strings, sliders, pictures, rows};
         }""",
         root,
     )
+    rows = [[c.replace("\u2212", "-") for c in row] for row in found["rows"]]
+    return {**found, "rows": [row for row in rows if len(row) == 5]}
 
 
-def table_rows(page, root):
-    """The widget's pair table: ``[[pair, ω, pos·ω, sin, cos], ...]`` (no gap row)."""
-    rows = page.evaluate(
-        """(root) => [...document.querySelectorAll(`${root} .posenc-table tbody tr`)]
-             .map(tr => [...tr.cells].map(td => td.textContent))""",
-        root,
-    )
-    return [[c.replace("\u2212", "-") for c in row] for row in rows if len(row) == 5]
-
-
-def smallest_svg_text(page, root):
-    """The smallest font size, in screen px, of the widget's picture text."""
-    return page.evaluate(
-        """(root) => Math.min(...[...document.querySelectorAll(`${root} svg text`)]
-             .filter(t => t.textContent.trim())
-             .map(t => parseFloat(getComputedStyle(t).fontSize) *
-                       t.ownerSVGElement.getScreenCTM().a))""",
-        root,
-    )
-
-
-def smallest_text(page, root):
-    """``(px, text)``: the widget's smallest visible text as rendered on the screen.
-
-    HTML text: its computed font size times its block's on-screen / layout width
-    (1 unless something scales it); SVG text: times its screen CTM's scale.
-    """
+def smallest_text(page, selector):
+    """``(px, text)``: the smallest visible text under every match of ``selector``
+    on the screen (font size times any scale of its block or SVG)."""
     return tuple(
         page.evaluate(
-            """(root) => {
+            """(selector) => {
               const found = [];
-              const walker = document.createTreeWalker(
-                document.querySelector(root), NodeFilter.SHOW_TEXT);
-              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-                const el = node.parentElement, text = node.textContent.trim();
-                const range = document.createRange();
-                range.selectNodeContents(node);
-                const box = range.getBoundingClientRect();
-                if (!text || box.width === 0 || box.height === 0) continue;
-                let scale;
-                if (el instanceof SVGElement) {
-                  const m = el.getScreenCTM();
-                  scale = Math.hypot(m.a, m.b);
-                } else {
-                  let block = el;
-                  while (!(block.offsetWidth > 0 &&
-                           getComputedStyle(block).display !== 'inline'))
-                    block = block.parentElement;
-                  scale = block.getBoundingClientRect().width / block.offsetWidth;
+              for (const root of document.querySelectorAll(selector)) {
+                const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                  const el = node.parentElement, text = node.textContent.trim();
+                  const range = document.createRange();
+                  range.selectNodeContents(node);
+                  const box = range.getBoundingClientRect();
+                  if (!text || box.width === 0 || box.height === 0) continue;
+                  let scale;
+                  if (el instanceof SVGElement) {
+                    const m = el.getScreenCTM();
+                    scale = Math.hypot(m.a, m.b);
+                  } else {
+                    let block = el;
+                    while (!(block.offsetWidth > 0 &&
+                             getComputedStyle(block).display !== 'inline'))
+                      block = block.parentElement;
+                    scale = block.getBoundingClientRect().width / block.offsetWidth;
+                  }
+                  found.push([parseFloat(getComputedStyle(el).fontSize) * scale, text]);
                 }
-                found.push([parseFloat(getComputedStyle(el).fontSize) * scale, text]);
               }
               found.sort((a, b) => a[0] - b[0]);
               return found[0];
             }""",
-            root,
+            selector,
         )
     )
 
@@ -336,3 +282,125 @@ def assert_sliders_and_numbers_on_screen(page, root, *, within=None, name=""):
         [root, within],
     )
     assert result == [], f"{name}: off screen (class, top, bottom, view): {result}"
+
+
+# ------------------------------------------------- driving the explorers by keyboard
+
+
+def expected_rows(pos, d_model):
+    """``pair_table(pos, d_model)`` as rows of cell texts (no gap row)."""
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", pair_table(pos, d_model))[1:]
+    cells = [re.findall(r"<td>(.*?)</td>", row) for row in rows]
+    return [row for row in cells if len(row) == 5]
+
+
+def check_numbers(page, root, pos, d_model, offset):
+    """The table and the dot product line are posenc_lib's, to 4 decimals."""
+    assert seen(page, root)["rows"] == expected_rows(pos, d_model)
+    dot = page.inner_text(f"{root} .posenc-dot").replace("\u2212", "-")
+    assert dot.startswith(dot_line(pos, d_model, offset)), dot
+
+
+def _label_starts(page, root, text):  # the first picture's text alternative
+    assert seen(page, root)["pictures"][0][1].startswith(text)
+
+
+def drive_explorer(page, root, report, host):
+    """Step every slider of the lecture explorer by keyboard; check the numbers;
+    report the latencies."""
+    pos, d_model, offset, pair = map(int, shown(page, root).split(","))
+    now = seen(page, root)
+    assert now["sliders"] == GLOSSARY
+    assert [role for role, _ in now["pictures"]] == ["img"] * 3
+    _label_starts(page, root, f"PE[{pos}] for d_model = {d_model}: ")
+    times = {"pos": [], "d_model": [], "offset": [], "pair": []}
+
+    def steps(name, key, n, change):
+        nonlocal pos, d_model, offset, pair
+        for _ in range(n):
+            pos, d_model, offset, pair = change(pos, d_model, offset, pair)
+            expected = f"{pos},{d_model},{offset},{pair}"
+            times[name].append(key_step(page, root, name, key, expected))
+        check_numbers(page, root, pos, d_model, offset)
+
+    steps("pos", "ArrowRight", 20, lambda p, d, o, i: (p + 1, d, o, i))
+    steps("offset", "ArrowRight", 10, lambda p, d, o, i: (p, d, o + 1, i))
+    steps("offset", "ArrowLeft", 10, lambda p, d, o, i: (p, d, o - 1, i))
+    steps("d_model", "ArrowRight", 20, lambda p, d, o, i: (p, d + 2, o, i))
+    _label_starts(page, root, f"PE[{pos}] for d_model = {d_model}: ")
+    steps("pair", "ArrowRight", 20, lambda p, d, o, i: (p, d, o, i + 1))
+    steps("pair", "End", 1, lambda p, d, o, i: (p, d, o, d // 2 - 1))
+    steps("d_model", "Home", 1, lambda p, d, o, i: (p, 2, o, 0))  # pair clamped
+    for name, measured in times.items():
+        report(summary(f"{host} explorer, {name} key steps", measured))
+    handle = page.locator(f"{root} input[data-name=d_model]").first
+    handle.focus()
+    handle.press("Escape")  # hands back the keys: the slider lets go of the focus
+    assert page.evaluate(
+        "(r) => !document.querySelector(r).contains(document.activeElement)", root
+    ), host
+
+
+def at_each_d_model_extreme(page, root):
+    """Set ``d_model`` to 2, then 64 (``pos`` 1: the longest table strings);
+    yield each."""
+    pos, d_model, offset, pair = map(int, shown(page, root).split(","))
+    for key, d_model in (("Home", 2), ("End", 64)):
+        pair = min(pair, d_model // 2 - 1)
+        key_step(page, root, "d_model", key, f"{pos},{d_model},{offset},{pair}")
+        if pos != 1:
+            pos = 1
+            key_step(page, root, "pos", "Home", f"0,{d_model},{offset},{pair}")
+            key_step(page, root, "pos", "ArrowRight", f"1,{d_model},{offset},{pair}")
+        yield d_model
+
+
+def _arrow_steps(page, root, name, shown_after):
+    """ArrowRight on slider ``name`` once per entry of ``shown_after`` (what the
+    widget shows after that step); the time each step took to be drawn."""
+    return [key_step(page, root, name, "ArrowRight", text) for text in shown_after]
+
+
+def drive_position_explorer(page, root, report, host):
+    """Step ``pos`` and ``d_model`` of chapter 02's sliders by keyboard; the
+    table is posenc_lib's and the pictures stay in place."""
+    pos, d_model = map(int, shown(page, root).split(","))
+    assert seen(page, root)["sliders"] == GLOSSARY[:2]
+    times = _arrow_steps(
+        page, root, "pos", [f"{pos + s},{d_model}" for s in range(1, 21)]
+    )
+    pos += 20
+    report(summary(f"{host} chapter 02, pos key steps", times))
+    assert seen(page, root)["rows"] == expected_rows(pos, d_model)
+    top = page.locator(f"{root} .posenc-pictures").bounding_box()["y"]
+    shown_after = [f"{pos},{d_model + 2 * step}" for step in range(1, 21)]
+    times = _arrow_steps(page, root, "d_model", shown_after)
+    d_model += 40
+    report(summary(f"{host} chapter 02, d_model key steps", times))
+    assert seen(page, root)["rows"] == expected_rows(pos, d_model)
+    key_step(page, root, "d_model", "End", f"{pos},64")  # the widest table
+    assert page.locator(f"{root} .posenc-pictures").bounding_box()["y"] == top
+    _label_starts(page, root, f"PE[{pos}] for d_model = 64: ")
+
+
+def drive_pair_circle(page, root, report, host):
+    """Step ``Δ`` of chapter 03's circle both ways; the arrows' ends and the
+    title follow."""
+    offset = int(shown(page, root))
+    assert seen(page, root)["sliders"] == [["offset", "Δ"]]
+    times, sign = [], 1
+    for _ in range(20):
+        sign = -1 if offset + sign > 15 else 1 if offset + sign < 0 else sign
+        offset += sign
+        key = "ArrowRight" if sign > 0 else "ArrowLeft"
+        times.append(key_step(page, root, "offset", key, str(offset)))
+    report(summary(f"{host} chapter 03, Δ key steps", times))
+    ends = page.evaluate(
+        """(root) => [...document.querySelectorAll(`${root} .posenc-arrow`)]
+             .map(a => [+a.getAttribute('x2'), +a.getAttribute('y2')])""",
+        root,
+    )
+    table = sinusoidal_positions([offset, 5 + offset], 16)[:, 2:4]  # (2, 2)
+    expected = [[240 + 165 * s, 250 - 165 * c] for s, c in table]  # the SVG's circle
+    np.testing.assert_allclose(ends, expected, atol=165 * 5e-5 + 1e-6)
+    _label_starts(page, root, f"pair 1 of d_model = 16: Δ = {offset} ")

@@ -1,20 +1,16 @@
-"""The explorers' module computes the numbers Python computes, for every d_model.
+"""The explorers' module (explorer.js) computes the numbers Python computes.
 
-explorer.js draws every step in the browser (posenc_lib/figures/explorer.py).
-Here Chromium runs the module's own functions for every width the lecture's
-``d_model`` slider reaches (2 to 64) and every row its heatmap draws (``pos`` up
-to 50, plus ``Δ`` up to 20): ``PE`` must be ``sinusoidal_positions`` within
-``DRAWN_TOLERANCE`` (1e-12: the accuracy ``sinusoidal_positions`` promises; the
-browser's error on angles up to 70 rad is a few ulps of 70, about 1e-14), and
-every string the page prints (table rows, dot product, circle titles) must be
-the one Python prints.
+Chromium runs the module's own functions for every ``d_model`` the lecture's
+slider reaches and every row its heatmap draws: ``PE`` must be
+``sinusoidal_positions`` within ``DRAWN_TOLERANCE``, and every string the page
+prints (table rows, dot product, circle titles) the one Python prints.
 """
 
 import math
 
 import numpy as np
 import pytest
-from test_explorer_lab import expected_rows
+from pages import expected_rows
 
 from posenc_lib import frequencies, sinusoidal_positions
 from posenc_lib.figures.explorer import (

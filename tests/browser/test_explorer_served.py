@@ -11,31 +11,22 @@ pytestmark = pytest.mark.browser
 MAKEFILE = Path(__file__).resolve().parents[2] / "Makefile"
 
 
-def _explorer_recipe():
-    text = MAKEFILE.read_text()
-    return re.search(r"^explorer:.*?(?=^\S)", text, re.MULTILINE | re.DOTALL)[0]
-
-
 def test_make_explorer_asks_for_a_token_and_culls_kernels():
-    recipe = _explorer_recipe()
-    assert "EXPLORER_CULL ?= 1200" in MAKEFILE.read_text()  # 20 minutes, as README
-    assert "--MappingKernelManager.cull_idle_timeout=$(EXPLORER_CULL)" in recipe
-    assert "--MappingKernelManager.cull_interval=60" in recipe
+    text = MAKEFILE.read_text()
+    recipe = re.search(r"^explorer:.*?(?=^\S)", text, re.MULTILINE | re.DOTALL)[0]
+    assert "EXPLORER_CULL ?= 1200" in text  # 20 minutes, as README
     for option in (
         "--token",
-        "--MappingKernelManager.cull_idle_timeout=",
-        "--MappingKernelManager.cull_interval=",
+        "--MappingKernelManager.cull_idle_timeout=$(EXPLORER_CULL)",
+        "--MappingKernelManager.cull_interval=60",
         "--MappingKernelManager.cull_connected=True",
     ):
         assert option in recipe, option
 
 
 def _get(url):
-    """Status and final URL of a GET (redirects followed), its body read to the end.
-
-    Voila answers a page once it has run the notebook in the page's kernel: when
-    the body has ended, a kernel the request started is running.
-    """
+    """Status and final URL of a GET, its body read to the end: Voila answers once
+    it has run the notebook, so a kernel the request started is running by then."""
     with urllib.request.urlopen(url, timeout=120) as response:
         response.read()
         return response.status, response.url
@@ -48,8 +39,7 @@ def test_voila_without_the_token_is_refused_and_starts_no_kernel(
     for _ in range(5):
         status, url = _get(f"{voila_server.base}/")
         assert "/login" in url and status == 200, url  # the token form, no app
-    status, url = _get(f"{voila_server.base}/?token=wrong")
-    assert "/login" in url, url
+    assert "/login" in _get(f"{voila_server.base}/?token=wrong")[1]
     after = voila_server.kernels()  # each page has ended: none was started
     # the same event shows a kernel when there is one: a load with the token
     status, url = _get(voila_server.url("/"))

@@ -19,10 +19,16 @@ from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
-from pages import SIZES, assert_fits, assert_sliders_and_numbers_on_screen, widget_root
+from pages import (
+    SIZES,
+    assert_fits,
+    assert_sliders_and_numbers_on_screen,
+    drive_explorer,
+    drive_pair_circle,
+    drive_position_explorer,
+    widget_root,
+)
 from posenc_tools import build_site
-from test_explorer_lab import drive_explorer
-from test_notebook_sliders import drive_pair_circle, drive_position_explorer
 
 import posenc_lib
 

@@ -1,43 +1,46 @@
-"""One explorer in every host: the same visible strings, posenc_lib's numbers.
+"""One explorer in every host, and what a learner or lecturer does with it there.
 
-The lecture explorer at its opening setting (``pos = 3, d_model = 8, Δ = 2,
-pair = 0``, as notebooks/explorer.ipynb and notebooks/lecture.ipynb make it) in
-JupyterLab, in Voila (`make explorer`), on the static site (`make site`) and in
-the slides (`make slides`); chapter 02's and 03's sliders in JupyterLab and on
-the site. Each widget's visible strings (labels, titles, tables, the dot line,
-slider readouts) must be identical in every host, its numbers equal to
-posenc_lib's to 4 decimals, its sliders named by the glossary and its pictures
-``role="img"`` with a text alternative; also after the same keyboard steps.
+The lecture explorer at its opening setting (as notebooks/explorer.ipynb makes
+it) in JupyterLab, Voila (`make explorer`, offline), the site and the slides;
+chapter 02's and 03's sliders in JupyterLab and on the site: the same visible
+strings in every host, also after the same keys; posenc_lib's numbers; sliders
+named by the glossary; pictures ``role="img"`` with a text alternative. Then
+every slider is driven by keyboard (the site's in test_site.py), and the widget
+fits every screen a lecture meets, at either end of ``d_model``, unscrolled.
 """
 
-from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from pages import (
-    SIZES,
-    accessible,
-    assert_fits,
-    key_step,
-    open_notebook,
-    run_all,
-    table_rows,
-    visible_strings,
-    widget_root,
-)
-from test_explorer_lab import (
     APP,
     GLOSSARY,
+    SIZES,
+    assert_fits,
+    assert_sliders_and_numbers_on_screen,
     at_each_d_model_extreme,
     check_numbers,
     drive_explorer,
+    drive_pair_circle,
+    drive_position_explorer,
+    error_outputs,
     expected_rows,
+    key_step,
+    open_and_run,
+    seen,
+    smallest_text,
+    widget_root,
 )
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
 START = "3,8,2,0"
 STEPS = [("pos", "ArrowRight", "4,8,2,0"), ("offset", "ArrowRight", "4,8,3,0"),
          ("pair", "ArrowRight", "4,8,3,1")]  # fmt: skip
+PANEL = ".jp-NotebookPanel"  # in JupyterLab, the notebook beside the file browser
+LOOPBACK = {"127.0.0.1", "localhost"}
+MIN_AXIS_PX = 18  # Voila: axis text at 1920 x 1080, as the presentation scale
+MIN_TEXT_PX = 16  # Voila: any text, at every size from 1024 x 768 up
+GROWTH = 1.3  # Voila: smallest text at 1920 x 1080 over that at 1024 x 768
 
 
 @pytest.fixture(scope="module")
@@ -46,22 +49,12 @@ def static_hosts(site, slides):
     return {"site": site.root, "slides": slides}
 
 
-def _seen(page, root):
-    """What a host shows of the explorer: strings, accessibility, numbers."""
-    return {
-        "strings": visible_strings(page, root),
-        "a11y": accessible(page, root),
-        "rows": table_rows(page, root),
-    }
-
-
-def _lecture_in(page, host, lab_server, voila_server, static_hosts):
+def _lecture_in(page, host, servers, static_hosts):
     """Open the lecture explorer in ``host``; its root selector."""
     if host == "JupyterLab":
-        open_notebook(page, lab_server, "explorer.ipynb")
-        run_all(page)
+        open_and_run(page, servers["JupyterLab"], "explorer.ipynb")
     elif host == "Voila":
-        page.goto(voila_server.url("/"))
+        page.goto(servers["Voila"].url("/"))
     elif host == "site":
         page.goto((static_hosts["site"] / "explorer.html").as_uri())
     else:
@@ -78,35 +71,103 @@ def _lecture_in(page, host, lab_server, voila_server, static_hosts):
     return widget_root(page, APP)
 
 
+def _fits_everywhere(page, root, name, tmp_path, *, within=None, voila=False):
+    """At every size and either end of ``d_model``: no box outside, all on screen.
+    Voila also: no vertical scroll; the smallest text by window width."""
+    smallest = {}
+    for size in SIZES:
+        page.set_viewport_size(size)
+        for d_model in at_each_d_model_extreme(page, root):
+            where = f"{name} {size}, d_model {d_model}"
+            assert_fits(page, APP, within=within, name=where)
+            assert_sliders_and_numbers_on_screen(page, root, within=within, name=where)
+            if voila:
+                assert_fits(page, f"{root} .posenc-numbers", within=root, name=where)
+                assert page.evaluate(
+                    "() => document.documentElement.scrollHeight <= innerHeight + 1"
+                ), f"{where}: the page needs a vertical scroll bar"
+                text = smallest_text(page, root)
+                smallest[size["width"]] = min(smallest.get(size["width"], text), text)
+            page.screenshot(
+                path=str(tmp_path / f"{name}-{size['width']}-{d_model}.png")
+            )
+    return smallest
+
+
+def _voila_is_the_app_alone_and_uses_the_screen(page, root, report, tmp_path):
+    assert error_outputs(page, root="body") == []
+    text = page.inner_text("body")  # code hidden; no title, no check output
+    assert "NBVAL_IGNORE_OUTPUT" not in text
+    assert "similarity(" not in text and "the explorer" not in text, text
+    smallest = _fits_everywhere(page, root, "voila", tmp_path, voila=True)
+    report(f"Voila smallest text by window width: {smallest}")
+    assert min(px for px, _ in smallest.values()) >= MIN_TEXT_PX, smallest
+    assert smallest[1920][0] >= GROWTH * smallest[1024][0], "text grows with it"
+    assert smallest_text(page, f"{root} svg")[0] >= MIN_AXIS_PX  # at 1920 x 1080
+    width = page.locator(root).first.bounding_box()["width"]
+    assert width >= 0.75 * 1920, f"the explorer spans {width} px of 1920"
+
+
 def test_the_lecture_explorer_is_the_same_in_every_host(
-    lab_server, voila_server, static_hosts, page, latency_report
+    lab_server, voila_server, static_hosts, page, latency_report, tmp_path
 ):
-    seen = {}
+    servers = {"JupyterLab": lab_server, "Voila": voila_server}
+    blocked, failed = [], []
+
+    def on_failed(request):  # a request to the Voila server itself that failed
+        if request.url.startswith(voila_server.base) and request.url not in blocked:
+            failed.append(request.url)
+
+    def offline(route):  # for Voila: anything not on this machine is cut off
+        if urlparse(route.request.url).hostname in LOOPBACK:
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    views = {}
     for host in ("JupyterLab", "Voila", "site", "slides"):
-        root = _lecture_in(page, host, lab_server, voila_server, static_hosts)
+        if host == "Voila":
+            page.goto("about:blank")  # JupyterLab's requests end here
+            page.on("requestfailed", on_failed)
+            page.route("**/*", offline)
+        root = _lecture_in(page, host, servers, static_hosts)
         assert page.locator(root).first.get_attribute("data-shown") == START, host
         check_numbers(page, root, 3, 8, 2)
-        seen[host] = [_seen(page, root)]
+        views[host] = [seen(page, root)]
         for name, key, expected in STEPS:
             latency = key_step(page, root, name, key, expected)
-            seen[host].append(_seen(page, root))
+            views[host].append(seen(page, root))
             latency_report(f"{host}: {name} {key} -> drawn in {latency:.0f} ms")
         check_numbers(page, root, 4, 8, 3)
-    reference = seen["JupyterLab"]
-    assert reference[0]["a11y"]["sliders"] == GLOSSARY
+        if host != "site":  # the site's: test_site.py
+            drive_explorer(page, root, latency_report, host)
+        if host == "JupyterLab":
+            assert error_outputs(page) == []
+            _fits_everywhere(page, root, "lab", tmp_path, within=PANEL)
+        if host == "Voila":
+            _voila_is_the_app_alone_and_uses_the_screen(
+                page, root, latency_report, tmp_path
+            )
+            page.remove_listener("requestfailed", on_failed)
+            page.unroute("**/*", offline)
+    print(f"screenshots: {tmp_path}")
+    latency_report(f"Voila: {len(blocked)} remote request(s) blocked: {blocked}")
+    assert failed == [], "requests to the Voila server itself failed"
+    assert blocked == [], "the explorer must need nothing from the internet"
+    reference = views["JupyterLab"]
+    assert reference[0]["sliders"] == GLOSSARY
     assert reference[0]["rows"] == expected_rows(3, 8)
-    label = reference[0]["a11y"]["pictures"][0][1]
-    assert (
-        label
-        == "PE[3] for d_model = 8: 0.1411, −0.9900, 0.2955, 0.9553, 0.0300, 0.9996, …"
-    )  # noqa: E501
-    assert reference[1]["a11y"]["pictures"][0][1].startswith("PE[4] for d_model = 8")
+    label = reference[0]["pictures"][0][1]
+    assert label == (
+        "PE[3] for d_model = 8: 0.1411, −0.9900, 0.2955, 0.9553, 0.0300, 0.9996, …"
+    )
+    assert reference[1]["pictures"][0][1].startswith("PE[4] for d_model = 8")
     for words in ("column k", "Δ", "d_model", "Σᵢ cos(Δ·ωᵢ) = ", "pos·ω"):
         assert any(words in s for s in reference[0]["strings"]), words
     assert not any(s in ("d", "k") for s in reference[0]["strings"]), "old labels"
-    for host, shown in seen.items():
+    for host, shown in views.items():
         assert shown == reference, f"{host} shows the explorer differently"
-    drive_explorer(page, root, latency_report, "slides")  # every slider, 20 steps
 
 
 @pytest.mark.parametrize("host", ["site", "slides"])
@@ -115,7 +176,7 @@ def test_the_lecture_explorer_fits_at_every_d_model_on_the_static_pages(
 ):
     for size in (SIZES[0], SIZES[-1]):
         page.set_viewport_size(size)  # the slides pick their canvas when loaded
-        root = _lecture_in(page, host, None, None, static_hosts)
+        root = _lecture_in(page, host, {}, static_hosts)
         for d_model in at_each_d_model_extreme(page, root):
             name = f"{host} {size}, d_model {d_model}"
             assert_fits(page, root, name=name)
@@ -126,29 +187,39 @@ def test_the_lecture_explorer_fits_at_every_d_model_on_the_static_pages(
 
 
 @pytest.mark.parametrize(
-    ("notebook", "selector", "steps"),
+    ("notebook", "selector", "steps", "drive"),
     [
         ("02_sinusoidal_encoding", ".posenc-position",
-         [("pos", "ArrowRight", "2,8"), ("d_model", "ArrowRight", "2,10")]),
-        ("04_why_sines", ".posenc-pair-circle", [("offset", "ArrowRight", "4")]),
+         [("pos", "ArrowRight", "2,8"), ("d_model", "ArrowRight", "2,10")],
+         drive_position_explorer),
+        ("04_why_sines", ".posenc-pair-circle", [("offset", "ArrowRight", "4")],
+         drive_pair_circle),
     ],
     ids=["chapter-02", "chapter-03"],
 )  # fmt: skip
 def test_the_chapters_sliders_are_the_same_in_jupyterlab_and_on_the_site(
-    lab_server, static_hosts, page, notebook, selector, steps
-):
-    seen = {}
-    for host in ("JupyterLab", "site"):
+    lab_server, static_hosts, page, notebook, selector, steps, drive, latency_report,
+    tmp_path,
+):  # fmt: skip
+    views = {}
+    for host in ("site", "JupyterLab"):
         if host == "JupyterLab":
-            open_notebook(page, lab_server, f"{notebook}.ipynb")
-            run_all(page)
+            allowed = open_and_run(page, lab_server, f"{notebook}.ipynb")
         else:
             page.goto((static_hosts["site"] / f"{notebook}.html").as_uri())
         root = widget_root(page, selector)
-        seen[host] = [_seen(page, root)]
+        views[host] = [seen(page, root)]
         for name, key, expected in steps:
             key_step(page, root, name, key, expected)
-            seen[host].append(_seen(page, root))
-    assert seen["site"] == seen["JupyterLab"]
-    pictures = seen["site"][0]["a11y"]["pictures"]
+            views[host].append(seen(page, root))
+    assert views["site"] == views["JupyterLab"]
+    pictures = views["site"][0]["pictures"]
     assert pictures and all(role == "img" and label for role, label in pictures)
+    drive(page, root, latency_report, "JupyterLab")  # as a learner uses them
+    assert error_outputs(page, allowed=allowed) == []
+    for size in SIZES:  # the file browser stays open beside the notebook
+        page.set_viewport_size(size)
+        assert_fits(page, root, within=PANEL, name=str(size))
+        assert_sliders_and_numbers_on_screen(page, root, within=PANEL, name=str(size))
+        page.screenshot(path=str(tmp_path / f"{notebook}-{size['width']}.png"))
+    print(f"screenshots: {tmp_path}")
