@@ -184,15 +184,14 @@ def graded(tmp_path_factory):
     if sandbox_problem() is not None and not os.environ.get("POSENC_REQUIRE_SANDBOX"):
         pytest.skip(f"no sandbox here: {sandbox_problem()}")
     folder = tmp_path_factory.mktemp("class")
-    write_submissions(folder / "submissions")
-    _with_cell(_BOMB, folder / "submissions" / "bomb.ipynb")
-    _DIGESTS.update(_digests(folder / "submissions"))
+    subs = folder / "submissions"
+    write_submissions(subs)
+    _with_cell(_BOMB, subs / "bomb.ipynb")
+    _DIGESTS.update(_digests(subs))
     (folder / "tmp").mkdir()
     env = {**os.environ, "TMPDIR": str(folder / "tmp")}
-    command = _posenc_grade(folder / "submissions", "--out", folder / "out", *LIMITS)
-    done = subprocess.run(
-        [*command, "--jobs", "2"], capture_output=True, text=True, env=env
-    )
+    command = _posenc_grade(subs, "--out", folder / "out", "--jobs", 2, *LIMITS)
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     return folder, done
 
@@ -575,6 +574,8 @@ def test_the_boxs_filter_refuses_processes_and_allows_threads(machine):
     for (nr, flags), verdict in verdicts.items():
         assert _seccomp(program, arch, nr, flags) == verdict, (nr, flags)
     assert _seccomp(program, 0x40000003, 2) == eperm  # 32-bit x86's fork
+    with pytest.raises(OSError, match="knows x86_64 and aarch64, not riscv64"):
+        no_processes_filter("riscv64")  # no box there: sandbox_problem says why
 
 
 def test_the_boxs_guard_serves_in_a_thread_and_leaves_a_late_call_running(capsys):
@@ -592,7 +593,7 @@ def test_the_boxs_guard_serves_in_a_thread_and_leaves_a_late_call_running(capsys
         assert guard.ask("ok") == {"request": "ok", "printed": ""}
         assert guard.ask("fails") == {"ended": "it raised ZeroDivisionError"}
         assert guard.ask("ok") == {"request": "ok", "printed": ""}  # a new thread
-    print("from the kernel: shown")
+    print("from the kernel: shown", flush=True)
     with Guard(serve, time_limit=1e-6) as guard:
         assert guard.ask("late") == {"timeout": 1e-6}
     release.set()

@@ -47,6 +47,8 @@ def no_processes_filter(machine):
     so that the C library starts threads with ``clone``; a system call of
     another ABI (32-bit, x32) with ``EPERM``; anything else is allowed.
     """
+    if machine not in MACHINES:
+        raise OSError(f"the box's filter knows {' and '.join(MACHINES)}, not {machine}")
     audit, _, fork, vfork, clone, clone3 = MACHINES[machine]
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     allow, eperm, enosys = 0x7FFF0000, 0x50000 | errno.EPERM, 0x50000 | errno.ENOSYS
@@ -66,7 +68,7 @@ def no_processes_filter(machine):
     return program
 
 
-def forbid_processes():
+def forbid_processes():  # pragma: no cover - for good: in a box's kernel only
     """Install :func:`no_processes_filter` on every thread of this process."""
     raw = no_processes_filter(os.uname().machine)
     program = ctypes.create_string_buffer(raw, len(raw))
@@ -90,7 +92,7 @@ def _refuse(event, args):
         raise PermissionError(f"the grader's box forbids new processes ({event})")
 
 
-def start(uid, extra):
+def start(uid, extra):  # pragma: no cover - in a box's kernel only
     """Cap the box's threads, forbid processes, and drop to ``uid`` if not 0.
 
     The kernel exits (status 70) should any of it fail.
