@@ -88,7 +88,6 @@ class _Kernel:
         self.folder = tempfile.TemporaryDirectory(
             prefix="posenc-grade-", ignore_cleanup_errors=True
         )
-        self.boxed = stub is not None
         # its connection file too, so that deleting the folder leaves nothing
         connection = os.path.join(self.folder.name, ".posenc-kernel.json")
         warm_up = WARM_UP
@@ -102,7 +101,9 @@ class _Kernel:
             if uid:  # its folder: root's (its sockets), then its group's (its files)
                 os.chown(self.folder.name, 0, uid)
                 os.chmod(self.folder.name, 0o770)
-            warm_up += "\n" + start_lines(uid)
+            # first: should an import of the warm-up fail, the box still holds
+            option, imports = WARM_UP.split("=", 1)
+            warm_up = f"{option}={start_lines(uid)}{imports}"
         # as nbclient starts kernels: no history written to the user's profile
         history = "--HistoryManager.hist_file=:memory:"
         run_sync(self.manager.start_kernel)(
@@ -209,43 +210,10 @@ def _run_cells(client, nb, deadline, progress):
         error = _execute(client, cell, index)
         if error and failed is None:
             what = f"{error[0]}: {error[1]}"[:500]
-            if error[0] == "BlockingIOError" and "[Errno 11]" in error[1]:
-                what += " (the box's limit on processes)"
+            if error[0] == "RuntimeError" and "can't start new thread" in error[1]:
+                what += " (the box's limit on threads)"
             failed = _failed_cell(index, cell, what)
     return failed
-
-
-#: run in a box's kernel (its PID 2) after the learner's cells: stop what they
-#: left running (kill(-1): every process of the box but its init and the
-#: kernel), reap it (the kernel is every orphan's parent), and say how many
-_TIDY = """\
-def _posenc_tidy():
-    import os, signal
-    if os.getpid() != 2:  # not a box's kernel
-        return
-    left = [p for p in os.listdir("/proc") if p.isdigit() and p not in ("1", "2")]
-    if left:
-        os.kill(-1, signal.SIGKILL)
-    while True:
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            break
-    print(%r + str(len(left)))
-_posenc_tidy()
-del _posenc_tidy
-"""
-
-
-def _tidy(client, nb, marker):
-    """How many processes the learner's cells left running, now stopped; or None."""
-    nb.cells.append(nbformat.v4.new_code_cell(_TIDY % marker))
-    index = len(nb.cells) - 1
-    _execute(client, nb.cells[index], index)
-    try:
-        return int(_read_answer(nb.cells[index], marker))
-    except (KernelProblem, TypeError, ValueError):
-        return None
 
 
 def _ask(client, nb, marker, task):
@@ -326,15 +294,13 @@ def grade_notebook(
             deadline = time.monotonic() + notebook_timeout  # the learner's cells
             failed = _run_cells(client, nb, deadline, progress)
             progress.enter(None)
-            stopped = _tidy(client, nb, marker) if kernel.boxed else None
             verdicts = _grade_tasks(client, nb, marker)
     except DeadKernelError:
         return {"status": "kernel-died", "failed": progress.cell}
     finally:
         if client.kc is not None:
             client.kc.stop_channels()
-    result = {"status": "graded", "failed": failed, "verdicts": verdicts}
-    return {**result, "stopped": stopped} if stopped else result
+    return {"status": "graded", "failed": failed, "verdicts": verdicts}
 
 
 def _serve(requests, answers, limits):

@@ -17,14 +17,15 @@ package, used by Flatpak), around one kernel:
   sockets) and a small private ``/tmp``; no capabilities, a fresh session, no
   environment variables but ``HOME``, ``PATH``, ``LANG``.
 
-- **a few processes, not a fork bomb**: as the kernel starts, before any
-  learner's code, :func:`start_lines` caps the box's processes and threads
-  (``RLIMIT_NPROC``) at the kernel's own threads plus :data:`EXTRA_TASKS`;
-  each process has the worker's ``RLIMIT_AS`` (``--memory-mb``), so the box
-  has at most ``1 + EXTRA_TASKS`` times that. ``RLIMIT_NPROC`` counts the
-  processes of one user in one user namespace, and does not bind root: a
-  lecturer's box has a user namespace of its own; a root grader's box runs as
-  a user id of its own (:func:`box_uid`), dropped to before any learner's code.
+- **no new processes, a few threads, one memory limit**: as the kernel
+  starts, before any learner's code, :func:`start_lines` caps its threads
+  (``RLIMIT_NPROC``: the kernel's own plus :data:`EXTRA_TASKS`) and forbids new
+  processes (a seccomp filter, :mod:`._in_box`); the threads share the
+  kernel's address space, so the worker's ``RLIMIT_AS`` (``--memory-mb``)
+  bounds the learner's code as a whole. ``RLIMIT_NPROC`` counts the tasks of
+  one user in one user namespace, and does not bind root: a lecturer's box has
+  a user namespace of its own; a root grader's box runs as a user id of its
+  own (:func:`box_uid`), dropped to before any learner's code.
 
 Not contained by the box: CPU time (the worker's cell and notebook time limits
 do that) and the disk space its folder can take. Where bubblewrap is missing
@@ -70,9 +71,9 @@ _ETC = (
     "hosts",
 )
 TMP_BYTES = 64 * 2**20  # the box's private /tmp
-#: the threads and processes a box may start besides its kernel's own at its
-#: start: threads the kernel starts later (a cell printing 100 MB starts 3), the
-#: checks' guard, a learner's processes
+#: the threads a box may start besides its kernel's own at its start: threads
+#: the kernel starts later (a cell printing 100 MB starts 3), the checks' guard,
+#: a learner's threads
 EXTRA_TASKS = 8
 _FIRST_UID = 2**30  # a root grader's boxes run as user ids from here: unused ones
 _boxes = itertools.count()
@@ -82,7 +83,8 @@ _boxes = itertools.count()
 def sandbox_problem():
     """Why no box can be made here, as one sentence; None if it can.
 
-    Tries ``bwrap`` once (a box running ``true``) and remembers the answer.
+    Tries ``bwrap`` once (a box installing the box's filter on a Python) and
+    remembers the answer.
     """
     if not sys.platform.startswith("linux"):
         return f"bubblewrap needs Linux namespaces, and this is {sys.platform}"
@@ -90,7 +92,8 @@ def sandbox_problem():
     if bwrap is None:
         return "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
     options = "--unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev"
-    trial = [bwrap, *options.split(), "true"]
+    forbid = "import sys; exec(open(sys.argv[1]).read()); forbid_processes()"
+    trial = [bwrap, *options.split(), sys.executable, "-c", forbid, str(_IN_BOX)]
     try:
         done = subprocess.run(trial, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -102,7 +105,13 @@ def sandbox_problem():
 
 
 #: the modules the grader's own cells run in the box, copied as they are
-REAL_MODULES = ("exercise/guard.py", "exercise/reports.py")
+REAL_MODULES = ("exercise/reports.py",)
+#: the box's own modules: its start (``_box.py``) and its guard, in threads
+_IN_BOX = Path(__file__).with_name("_in_box.py")
+_BOX_MODULES = {
+    "_box.py": _IN_BOX.read_text("utf-8"),
+    "exercise/guard.py": "from posenc_lib._box import *  # the box's guard: threads\n",
+}
 
 _STAND_INS = '''"""posenc_lib as a learner's kernel sees it while graded: stand-ins.
 
@@ -176,7 +185,8 @@ def make_stub(folder):
     Derived from the real package as it is now, so it cannot drift from it:
     each module's public names (its ``__all__``) become stand-ins, the maths'
     functions raising :class:`ReferenceNotAvailable` and every other name inert;
-    the modules of :data:`REAL_MODULES` are copied as they are.
+    the modules of :data:`REAL_MODULES` are copied as they are; the guard is
+    the box's own (:mod:`._in_box`, which forks nothing).
     """
     stub = Path(folder) / "posenc_lib"
     for source in sorted(_PACKAGE.rglob("*.py")):
@@ -185,9 +195,10 @@ def make_stub(folder):
         target.parent.mkdir(parents=True, exist_ok=True)
         if relative.as_posix() in REAL_MODULES:
             shutil.copy(source, target)
-        else:
+        elif relative.as_posix() not in _BOX_MODULES:
             target.write_text(_stand_in_module(relative, _public_names(source)))
-    (stub / "_stand_ins.py").write_text(_STAND_INS)
+    for relative, text in {**_BOX_MODULES, "_stand_ins.py": _STAND_INS}.items():
+        (stub / relative).write_text(text)
     return stub
 
 
@@ -289,34 +300,21 @@ def box_uid():
 
 
 _START = """\
-def _posenc_box_start(uid, extra):
-    import ctypes, os, resource
-    try:
-        if ctypes.CDLL(None).prctl(36, 1, 0, 0, 0):  # PR_SET_CHILD_SUBREAPER
-            raise OSError("prctl")
-        # its threads, and bwrap's init in a lecturer's box (the same user's)
-        tasks = len(os.listdir("/proc/self/task")) + (0 if uid else 1)
-        resource.setrlimit(resource.RLIMIT_NPROC, (tasks + extra, tasks + extra))
-        if uid:  # its private /tmp and "..": writable, as they were for root
-            os.chmod("/tmp", 0o1777)
-            os.chmod("..", 0o1777)
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-    except BaseException:
-        os._exit(70)
-_posenc_box_start(%d, %d)
-del _posenc_box_start
+try:
+    from posenc_lib._box import start as _posenc_box_start
+    _posenc_box_start(%d, %d)
+    del _posenc_box_start
+except BaseException:
+    __import__("os")._exit(70)
 """
 
 
 def start_lines(uid):
     """The code a box's kernel runs as it starts, before any learner's code.
 
-    It caps the box's processes and threads at those it has now (the kernel's
-    own) plus :data:`EXTRA_TASKS`; makes the kernel the parent of every orphan
-    (for the grader's cell that stops what a notebook left running); and, if
-    ``uid``, drops to that user id (:func:`box_uid`). The kernel exits should
+    It caps the box's threads at those it has now (the kernel's own) plus
+    :data:`EXTRA_TASKS`, forbids new processes, and, if ``uid``, drops to that
+    user id (:func:`box_uid`): :func:`._in_box.start`. The kernel exits should
     any of it fail.
     """
     return _START % (uid, EXTRA_TASKS)

@@ -45,9 +45,9 @@ prints reaches the CSV or a feedback page unescaped. Submissions are copied
 before grading starts; every file gets its rows. Also contained, as before:
 time (each cell, each check and each notebook has a limit, and a worker that
 outlives them is killed with its kernels), processes and memory (a kernel may
-start one process, and the two share ``memory_mb`` of address space; what a
-notebook leaves running is stopped before the checks, and its rows say so),
-output (a few kilobytes per cell), and crashes (each becomes a row that says so).
+start a few threads and no process, so ``memory_mb`` of address space bounds
+the learner's code as a whole), output (a few kilobytes per cell), and crashes
+(each becomes a row that says so).
 
 Not contained: the CPU a kernel uses within its limits, the disk space its own
 folder can take, and a learner who hard-codes the checker's published cases
@@ -158,10 +158,6 @@ def _rows(learner, result, seconds):
         failed = result.get("failed")
         if result.get("status") == "graded" and failed:
             first_line += f" [cell {failed['index']} failed: {failed['error']}]"
-        if result.get("status") == "graded" and result.get("stopped"):
-            stopped = int(result["stopped"])
-            first_line += f" [{stopped} process{'es' * (stopped > 1)} it left "
-            first_line += "running stopped before the checks]"
         rows.append(
             {
                 "learner": learner,
