@@ -1,8 +1,6 @@
-"""How scripts/setup_env.py makes an environment, on any learner's machine.
-
-The installer it picks (uv, or pip after a notice), an old Python refused before
-anything is created, a ``.venv`` of another Python made again, and Windows'
-``Scripts\\`` layout. The locks themselves: test_environment.py.
+"""How scripts/setup_env.py makes an environment on any learner's machine: uv, or
+pip after a notice; an old Python refused before anything is created; a ``.venv``
+of another Python made again; Windows' ``Scripts\\``. The locks: test_environment.py.
 """
 
 import ast
@@ -230,28 +228,25 @@ def no_bwrap_path(tmp_path):
     return bin_
 
 
-def _install_browser(path, sudo_ok):
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize("sudo_ok", [True, False], ids=["sudo", "sudo-asks"])
+def test_bubblewrap_comes_through_sudo_or_the_user_is_told_what_to_run(
+    no_bwrap_path, sudo_ok
+):
+    """scripts/install_browser.sh (make test's browser-deps): passwordless sudo
+    installs bubblewrap; a sudo that asks a password gets the command to run."""
     script = ROOT / "scripts" / "install_browser.sh"
-    env = {"PATH": str(path), "SUDO_OK": "1" if sudo_ok else "0"}
-    return subprocess.run(
+    env = {"PATH": str(no_bwrap_path), "SUDO_OK": "1" if sudo_ok else "0"}
+    done = subprocess.run(
         [shutil.which("bash"), str(script)], env=env, capture_output=True, text=True
     )
-
-
-@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
-def test_a_user_with_passwordless_sudo_gets_bubblewrap_through_sudo(no_bwrap_path):
-    done = _install_browser(no_bwrap_path, sudo_ok=True)
     assert done.returncode == 0, done.stderr
     calls = (no_bwrap_path.parent / "calls").read_text().splitlines()
     assert calls[0] == "sudo -n true"
-    assert calls[-1].startswith("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get")
-    assert " apt-get install -y -qq " in calls[-1] and calls[-1].endswith("bubblewrap")
-
-
-@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
-def test_a_user_whose_sudo_asks_a_password_is_told_what_to_run(no_bwrap_path):
-    done = _install_browser(no_bwrap_path, sudo_ok=False)
-    assert done.returncode == 0
-    assert "'sudo apt-get install -y" in done.stderr and "bubblewrap" in done.stderr
-    calls = (no_bwrap_path.parent / "calls").read_text().splitlines()
-    assert calls == ["sudo -n true"]  # asked, never installed
+    if sudo_ok:
+        assert calls[-1].startswith("sudo -n env DEBIAN_FRONTEND=noninteractive")
+        assert " apt-get install -y -qq " in calls[-1]
+        assert calls[-1].endswith("bubblewrap")
+    else:
+        assert "'sudo apt-get install -y" in done.stderr and "bubblewrap" in done.stderr
+        assert calls == ["sudo -n true"]  # asked, never installed
