@@ -1,36 +1,14 @@
 """The lecture's slides (`make slides`) in a browser with every outside request cut.
 
-Builds the slides once into a temporary folder (reveal.js, MathJax, require.js
-and jQuery from the npm registry, cached in build/slides-cache; the course's web
-edition beside them in ``site/``), opens the page from disk at 1920 x 1080 and
-at 1024 x 768 (a 4:3 projector), checks that the page chose the canvas for the
-window (16:9, 1366 x 768, and 4:3, 1024 x 768), presses the right arrow key
-until nothing changes and, in every state (each slide, each fragment), checks:
-
-- no visible text renders below 16 px on the screen: prose, code, outputs,
-  tables, math, the slide number, the explorer's labels, readouts and SVG text
-  (computed font size times the element's on-screen / layout width; SVG text
-  times its screen CTM scale), and the figures' text (the font sizes of each
-  figure, measured by re-drawing the lecture's figures, times the image's
-  shown / natural width);
-- nothing is cut off: every visible text lies inside the window, no code or
-  output scrolls sideways, and every element shown lies inside its frame (an
-  element of a cell inside the cell's box, a cell inside the canvas);
-- no state is one paragraph alone on an empty canvas: one cell shown alone
-  fills at least :data:`MIN_FILL` of the canvas's height (a prompt shows with
-  the code that answers it, its output one key press later);
-- math is typeset (no raw ``$...$``);
-- each figure has loaded, is not cut off and spans at least 75% of the 4:3
-  slide's width, 60% of the 16:9 one (a widget's still image keeps its own
-  size);
-- **predict, then reveal**: when a "Predict" prompt first appears, nothing of
-  the slide after it is shown yet, and the next key press shows what follows.
-
-Over the whole run: no request leaves the machine, no local file is missing
-(a 404 on ``file://``), the console shows no error, and every link of the
-slides opens a file that exists beside them (the site's pages).
-
-A slider hands the keys back to the slides on Escape or on a click beside it.
+Built once (tests/browser/conftest.py), opened from disk at 1920 x 1080 and at
+1024 x 768 (a 4:3 projector); the right arrow is pressed until nothing changes,
+and every state (each slide, each fragment) is checked: no text under 16 px on
+the screen (the figures' text too, measured by re-drawing the lecture), nothing
+cut off or out of its frame, no lone paragraph on an empty canvas, math typeset,
+figures loaded and wide enough, and a "Predict" prompt's answer shown one key
+press later. Over the whole run: no request leaves the machine, no file is
+missing, no console error, every link opens a file beside the slides. A slider
+hands the keys back to the slides on Escape or on a click beside it.
 """
 
 import contextlib
@@ -192,76 +170,44 @@ _STATE_JS = _STATE_JS.replace("TEXTS", _TEXTS_JS.strip()).replace(
 )
 
 
-def _widget_stills():
-    """The PNGs (base64) that stand for a widget on the slides (the explorer is
-    embedded live, so none of the lecture's widgets needs one today)."""
+def _lecture_pngs():
+    """``({png: (smallest_px, largest_px)}, {png standing for a widget})``: the
+    text sizes of the lecture's figures, and the still images of its widgets
+    (none today: the explorer is embedded live); PNGs as base64."""
     figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
     lecture = nbformat.read(figures.LECTURE, as_version=4)
-    return {
-        output["data"]["image/png"].strip()
-        for cell in lecture.cells
-        if cell.cell_type == "code"
-        for output in cell.outputs
-        if WIDGET_MIME in output.get("data", {}) and "image/png" in output["data"]
-    }
-
-
-def _png_text_sizes():
-    """``{png base64: (smallest_px, largest_px)}`` of the lecture's figures."""
-    figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
-    lecture = nbformat.read(figures.LECTURE, as_version=4)
-    pngs = [
-        output["data"]["image/png"]
+    data = [
+        output["data"]
         for cell in lecture.cells
         if cell.cell_type == "code"
         for output in cell.outputs
         if "image/png" in output.get("data", {})
     ]
     sizes = figures.figure_text_sizes()
-    assert len(sizes) == len(pngs)
-    return {png.strip(): size[:2] for png, size in zip(pngs, sizes, strict=True)}
+    assert len(sizes) == len(data)
+    stills = {d["image/png"].strip() for d in data if WIDGET_MIME in d}
+    pngs = [d["image/png"].strip() for d in data]
+    return {png: size[:2] for png, size in zip(pngs, sizes, strict=True)}, stills
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_slides_offline_every_slide(
     browser, slides, viewport, tmp_path, latency_report
 ):
-    sizes, stills = _png_text_sizes(), _widget_stills()
+    sizes, stills = _lecture_pngs()
     width, height = viewport
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    outside, failed, errors = [], [], []
-
-    def offline(route):  # nothing may come from outside this folder
-        if urlparse(route.request.url).scheme in ("file", "data", "blob"):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    page.on("requestfailed", lambda request: failed.append(request.url))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: message.type == "error" and errors.append(message.text),
-    )
-    try:
-        page.route("**/*", offline)
-        page.goto(slides.as_uri())
-        page.locator(".reveal.ready").wait_for()
+    with offline_slides(browser, slides, width, height) as (page, watched):
         assert _canvas(page) == CANVAS[viewport], "the canvas for this window"
         run = _step_through(page, tmp_path, sizes, stills)
         hrefs = page.evaluate(
             "() => [...document.querySelectorAll('.reveal a[href]')].map(a => a.href)"
         )
-    finally:
-        context.close()
     seen = run["seen"]
     total = int(seen[-1].split("/")[1])
     assert [int(n.split("/")[0]) for n in seen] == list(range(1, total + 1))
-    assert outside == [], "the slides must need nothing from the internet"
-    assert failed == [], "files missing beside the slides"
-    assert errors == [], "errors in the browser console"
+    assert watched["outside"] == [], "the slides must need nothing from the internet"
+    assert watched["failed"] == [], "files missing beside the slides"
+    assert watched["errors"] == [], "errors in the browser console"
     _check_links(hrefs, slides)
     smallest = min(run["smallest"])
     latency_report(
@@ -298,24 +244,38 @@ def _canvas(page):
     )
 
 
-def offline_only(route):
-    """A Playwright route handler: files go through, the internet is cut."""
+def offline_only(route, outside=None):
+    """A Playwright route handler: files go through, the internet is cut (and
+    its URLs appended to ``outside``)."""
     if urlparse(route.request.url).scheme in ("file", "data", "blob"):
         route.continue_()
     else:
+        if outside is not None:
+            outside.append(route.request.url)
         route.abort()
 
 
 @contextlib.contextmanager
 def offline_slides(browser, slides, width, height):
-    """A page of its own showing the slides from disk, offline, at this size."""
+    """``(page, watched)``: a page of its own showing the slides from disk,
+    offline, at this size; ``watched`` lists the requests cut (``outside``), the
+    files missing (``failed``) and the console's errors."""
     context = browser.new_context(viewport={"width": width, "height": height})
+    watched = {"outside": [], "failed": [], "errors": []}
     try:
         page = context.new_page()
-        page.route("**/*", offline_only)
+        page.on("requestfailed", lambda request: watched["failed"].append(request.url))
+        page.on("pageerror", lambda error: watched["errors"].append(str(error)))
+        page.on(
+            "console",
+            lambda message: (
+                message.type == "error" and watched["errors"].append(message.text)
+            ),
+        )
+        page.route("**/*", lambda route: offline_only(route, watched["outside"]))
         page.goto(slides.as_uri())
         page.locator(".reveal.ready").wait_for()
-        yield page
+        yield page, watched
     finally:
         context.close()
 
@@ -414,28 +374,6 @@ def _check_prompts(number, state, before):
     return revealed
 
 
-def test_after_dragging_a_slider_the_keys_move_the_slides(browser, slides):
-    """The explorer's slide: a slider clicked with the mouse does not keep the
-    right arrow (or a clicker's PageDown) from moving to the next slide."""
-    with offline_slides(browser, slides, 1024, 768) as page:
-        index = page.evaluate(
-            """() => [...document.querySelectorAll('.reveal .slides > section')]
-              .findIndex(s => s.querySelector('.posenc-lecture'))"""
-        )
-        page.evaluate(f"() => {{ location.hash = '#/{index}'; }}")
-        present = page.locator(".reveal section.present input[data-name=offset]")
-        slider = present.element_handle()  # stays this slider once the slide moves
-        before = settled_state(page)
-        slider.click()  # the lecturer drags Δ
-        value = slider.input_value()
-        for key in ("ArrowRight", "PageDown"):
-            page.keyboard.press(key)
-            after = settled_state(page)
-            assert after != before, f"{key} stayed on the explorer's slide"
-            before = after
-        assert slider.input_value() == value, "the keys moved the slider"
-
-
 def _explorer_slide(page):
     """Go to the explorer's slide; its ``Δ`` slider (an element handle, which
     stays this slider once the slides move on)."""
@@ -453,29 +391,36 @@ def _focused_slider(page):
     return page.evaluate("() => document.activeElement.matches('input[type=range]')")
 
 
-def test_escape_or_a_click_beside_hands_the_keys_back_from_a_slider(browser, slides):
-    """A slider reached with Tab keeps the arrow keys; Escape (without opening
-    reveal.js's overview), or a click beside the sliders, gives them back to the
-    slides, and then the right arrow and a clicker's PageDown move on."""
-    with offline_slides(browser, slides, 1024, 768) as page:
-        slider = _explorer_slide(page)
-        for hand_back in ("Escape", "click"):
-            slider.focus()  # as Tab leaves it
-            before, value = settled_state(page), slider.input_value()
-            page.keyboard.press("ArrowRight")
-            assert slider.input_value() != value, "a focused slider takes the keys"
-            assert settled_state(page) == before
-            if hand_back == "Escape":
-                page.keyboard.press("Escape")
-            else:
-                page.locator(".reveal section.present h2").click()
-            assert not _focused_slider(page), f"{hand_back} kept the slider focused"
-            assert page.evaluate(
-                "() => !document.querySelector('.reveal').classList.contains("
-                "'overview')"
-            ), f"{hand_back} opened the overview"
-            value = slider.input_value()
-            page.keyboard.press("PageDown" if hand_back == "click" else "ArrowRight")
-            assert settled_state(page) != before, f"the keys after {hand_back}"
-            assert slider.input_value() == value, "the keys moved the slider"
+def test_a_slider_hands_the_keys_back_to_the_slides(browser, slides):
+    """On the explorer's slide, a slider dragged with the mouse leaves the keys
+    to the slides; one reached with Tab keeps the arrow keys until Escape
+    (without opening reveal.js's overview) or a click beside the sliders. Then
+    the right arrow and a clicker's PageDown move on, and not the slider."""
+    with offline_slides(browser, slides, 1024, 768) as (page, _):
+        for hand_back in ("drag", "Escape", "click"):
             slider = _explorer_slide(page)
+            before = settled_state(page)
+            if hand_back == "drag":
+                slider.click()
+            else:
+                slider.focus()  # as Tab leaves it
+                value = slider.input_value()
+                page.keyboard.press("ArrowRight")
+                assert slider.input_value() != value, "a focused slider takes keys"
+                assert settled_state(page) == before
+                if hand_back == "Escape":
+                    page.keyboard.press("Escape")
+                else:
+                    page.locator(".reveal section.present h2").click()
+                assert not _focused_slider(page), f"{hand_back} kept the focus"
+                assert page.evaluate(
+                    "() => !document.querySelector('.reveal').classList.contains("
+                    "'overview')"
+                ), f"{hand_back} opened the overview"
+            value = slider.input_value()
+            for key in ("ArrowRight", "PageDown"):
+                page.keyboard.press(key)
+                after = settled_state(page)
+                assert after != before, f"{key} after {hand_back}"
+                before = after
+            assert slider.input_value() == value, "the keys moved the slider"
