@@ -135,19 +135,17 @@ def runs(monkeypatch):
     return commands
 
 
-def test_a_venv_of_another_python_is_made_again(tmp_path, runs, capsys):
-    venv = _fake_venv(tmp_path / ".venv", "3.9")
+@pytest.mark.parametrize("python", ["3.9", THIS_PYTHON], ids=["other", "this"])
+def test_a_venv_of_another_python_is_made_again_one_of_this_reused(
+    tmp_path, runs, capsys, python
+):
+    venv = _fake_venv(tmp_path / ".venv", python)
     assert setup_env.ensure_venv(venv) == venv / "bin" / "python"
-    assert runs == [(sys.executable, "-m", "venv", str(venv))]
-    assert not (venv / "marker").exists()
+    again = python != THIS_PYTHON
+    assert runs == ([(sys.executable, "-m", "venv", str(venv))] if again else [])
+    assert (venv / "marker").exists() != again
     said = f"{venv} was made by Python 3.9, not {THIS_PYTHON}: making it again.\n"
-    assert capsys.readouterr().out == said
-
-
-def test_a_venv_of_this_python_is_reused(tmp_path, runs):
-    venv = _fake_venv(tmp_path / ".venv", THIS_PYTHON)
-    assert setup_env.ensure_venv(venv) == venv / "bin" / "python"
-    assert runs == [] and (venv / "marker").exists()
+    assert capsys.readouterr().out == (said if again else "")
 
 
 def test_a_folder_that_is_no_venv_is_left_alone(tmp_path, runs):
