@@ -38,6 +38,16 @@ def _tagged(nb, tag):
     return [cell for cell in nb.cells if tag in cell.metadata.get("tags", [])]
 
 
+def _markdown(nb, notes=True):
+    """The markdown cells' sources (the instructor notes too, or not)."""
+    return [
+        c.source
+        for c in nb.cells
+        if c.cell_type == "markdown"
+        and (notes or c.metadata.slideshow.slide_type != "notes")
+    ]
+
+
 def test_live_notebook_is_generated_from_the_lecture(lecture, live):
     expected = make_exercise.expected_notebook(LECTURE, LIVE)
     assert make_exercise.sources(live) == make_exercise.sources(expected), (
@@ -190,7 +200,7 @@ def test_each_step_names_the_chapter_with_the_full_story(lecture):
         assert re.search(
             r"Full story: \[[^]]+\]\((0[1-7]_\w+|explorer)\.ipynb\)", source
         ), source.splitlines()[0]
-    text = "\n".join(c.source for c in lecture.cells if c.cell_type == "markdown")
+    text = "\n".join(_markdown(lecture))
     for chapter in sorted((ROOT / "notebooks").glob("0[1-7]_*.ipynb")):
         assert f"]({chapter.name})" in text, chapter.name
 
@@ -235,13 +245,8 @@ def test_the_route_covers_embeddings_and_the_look_back_payoff(lecture):
 def test_attention_comes_with_its_one_idea_and_the_key_is_the_one_turned(lecture):
     """No prerequisite: the query and the key are defined before any use; the
     payoff turns the key's encoding, as chapter 04 writes it."""
-    markdown = [
-        " ".join(c.source.split())
-        for c in lecture.cells
-        if c.cell_type == "markdown" and c.metadata.slideshow.slide_type != "notes"
-    ]
-    first = next(i for i, text in enumerate(markdown) if "\\text{query}" in text)
-    idea = markdown[first]
+    markdown = [" ".join(source.split()) for source in _markdown(lecture, False)]
+    idea = next(text for text in markdown if "\\text{query}" in text)
     assert re.match(r"## \d+:\d\d · Attention in one idea", idea)
     for said in (r"$\text{query}_p = x_p W_Q$", r"$\text{key}_p = x_p W_K$",
                  r"$\text{query}_p \cdot \text{key}_q$"):  # fmt: skip
@@ -295,32 +300,23 @@ def test_one_story_about_ropes_direction(lecture):
     06 uses the transpose and points there for the reason. The lecture tells RoPE
     without it (no question its 3 minutes cannot answer) and sends the question
     of the direction there, in its notes."""
-    notebooks = ROOT / "notebooks"
-    beyond = nbformat.read(notebooks / "06_beyond.ipynb", as_version=4)
-    reading = nbformat.read(notebooks / "07_reading_other_code.ipynb", as_version=4)
-    for nb in (lecture, beyond):
-        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
-        assert "chapter 07 §6" in text
-        assert "same $R$" not in text
-        assert "clockwise" not in text.replace("counter-clockwise", "")
-    beyond_text = "\n".join(c.source for c in beyond.cells if c.cell_type == "markdown")
-    assert "^\\top" in beyond_text
-    shown = [
-        c.source
-        for c in lecture.cells
-        if c.cell_type == "markdown" and c.metadata.slideshow.slide_type != "notes"
-    ]
-    assert not [s for s in shown if "^\\top" in s or "transpose" in s]
-    section = next(
-        i for i, c in enumerate(reading.cells) if c.source.startswith("## 6. RoPE")
+    beyond, reading = (
+        nbformat.read(ROOT / "notebooks" / name, as_version=4)
+        for name in ("06_beyond.ipynb", "07_reading_other_code.ipynb")
     )
+    for nb in (lecture, beyond):
+        text = "\n".join(_markdown(nb))
+        assert "chapter 07 §6" in text and "same $R$" not in text
+        assert "clockwise" not in text.replace("counter-clockwise", "")
+    assert "^\\top" in "\n".join(_markdown(beyond))
+    shown = "\n".join(_markdown(lecture, notes=False))
+    assert "^\\top" not in shown and "transpose" not in shown
+    sources = [c.source for c in reading.cells]
+    section = next(i for i, s in enumerate(sources) if s.startswith("## 6. RoPE"))
     explained = [
-        i
-        for i, c in enumerate(reading.cells)
-        if "one explanation of\nthe direction" in c.source
+        i for i, s in enumerate(sources) if "one explanation of\nthe direction" in s
     ]
     assert len(explained) == 1 and explained[0] > section
     picture = reading.cells[explained[0] + 1]
-    assert "unit_circle" in picture.source and outputs(
-        nbformat.v4.new_notebook(cells=[picture]), "image/png"
-    )
+    assert "unit_circle" in picture.source
+    assert outputs(nbformat.v4.new_notebook(cells=[picture]), "image/png")
