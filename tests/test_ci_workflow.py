@@ -127,7 +127,7 @@ def test_a_runner_or_container_that_cannot_start_the_box_is_caught(change, probl
 # --- what CI runs ----------------------------------------------------------------
 
 
-def test_the_ci_step_names_every_make_target_ci_run_runs():
+def test_ci_sets_up_python_the_box_and_the_browser_then_runs_what_it_names():
     targets = re.findall(r"^make (\S+)$", (ROOT / ".ci" / "run").read_text(), re.M)
     assert targets == ["test", "test-baseline-simd", "test-oldest"]
     job = _ci_job()
@@ -135,10 +135,6 @@ def test_the_ci_step_names_every_make_target_ci_run_runs():
     for target in targets:
         assert f"make {target}" in step["name"]
         assert f"make {target}" in CI.read_text().split("\nname:")[0]  # the header
-
-
-def test_ci_sets_python_up_then_the_box_and_browser_before_ci_run():
-    job = _ci_job()
     uses = [step.get("uses", "") for step in job["steps"]]
     assert uses[0] == "actions/checkout@v4"
     setup = uses.index("actions/setup-python@v5")

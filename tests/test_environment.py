@@ -86,12 +86,6 @@ def _resolved(path, env):
 # --- the locks against pyproject.toml ------------------------------------------
 
 
-def test_the_locks_start_from_the_oldest_supported_python():
-    requires = _pyproject()["requires-python"]
-    assert requires == f">={setup_env.OLDEST_PYTHON}"
-    assert PYTHONS[0] == setup_env.OLDEST_PYTHON
-
-
 @pytest.mark.parametrize("path", [setup_env.LOCK, setup_env.OLDEST])
 @pytest.mark.parametrize("platform", sorted(PLATFORMS))
 @pytest.mark.parametrize("python", PYTHONS)
@@ -192,7 +186,10 @@ def test_environment_yml_is_lock_txt_plus_the_hub_extra_for_pip():
 
 def test_one_python_for_ci_uv_and_the_hub_image():
     """.python-version (CI's setup-python reads it: test_ci_workflow.py; uv honours
-    it) is pinned by environment.yml too: repo2docker reads no .python-version."""
+    it) is pinned by environment.yml too: repo2docker reads no .python-version;
+    the locks start from the oldest Python requires-python allows."""
+    assert _pyproject()["requires-python"] == f">={setup_env.OLDEST_PYTHON}"
+    assert PYTHONS[0] == setup_env.OLDEST_PYTHON
     assert re.fullmatch(r"3\.1[01]", PYTHON), "make test-oldest needs 3.10 or 3.11"
     assert f"\n  - python={PYTHON}\n" in (ROOT / setup_env.ENVIRONMENT).read_text()
 
