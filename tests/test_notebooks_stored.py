@@ -134,30 +134,28 @@ def test_every_code_cell_was_executed_in_order_and_normalised(path):
 
 
 @notebook
-def test_outputs_show_no_address_numpy_2_repr_path_or_stderr(path):
+def test_outputs_show_no_address_numpy_2_repr_path_stderr_or_png_stamp(path):
+    """Errors only in cells tagged raises-exception, each of which raised."""
     for index, cell in _code_cells(_load(path)):
+        where, tagged = f"{_name(path)} cell {index}", "raises-exception" in _tags(cell)
         for output in cell["outputs"]:
             text = ANSI.sub("", "\n".join(_texts(output)))
             for what, pattern in FORBIDDEN.items():
-                found = pattern.findall(text)
-                assert not found, f"{_name(path)} cell {index} shows {what}: {text}"
-            if "raises-exception" not in _tags(cell):
-                assert output.get("name") != "stderr", (
-                    f"{_name(path)} cell {index} wrote to stderr: {text}"
-                )
-
-
-@notebook
-def test_errors_only_in_cells_tagged_raises_exception(path):
-    for index, cell in _code_cells(_load(path)):
+                assert not pattern.findall(text), f"{where} shows {what}: {text}"
+            assert tagged or output.get("name") != "stderr", (
+                f"{where} wrote to stderr: {text}"
+            )
+            png = output.get("data", {}).get("image/png")
+            keys = _png_text_keys(base64.b64decode("".join(png))) if png else []
+            assert not keys, (
+                f"{where}: PNG metadata {keys}; call"
+                " posenc_lib.figures.style.setup_notebook() in the Setup cell"
+            )
         raised = any(out["output_type"] == "error" for out in cell["outputs"])
-        problem = (
+        assert raised == tagged, f"{where} " + (
             "stored an error but is not tagged raises-exception"
             if raised
             else "is tagged raises-exception but raised nothing"
-        )
-        assert raised == ("raises-exception" in _tags(cell)), (
-            f"{_name(path)} cell {index} {problem}"
         )
 
 
@@ -193,18 +191,6 @@ def test_tags_not_markers_and_only_widgets_and_timings_unchecked(path):
             "checks the function behind it"
         )
         assert check["outputs"], f"{_name(path)}: the check after {where} shows nothing"
-
-
-@notebook
-def test_pngs_carry_no_software_stamp(path):
-    for index, cell in _code_cells(_load(path)):
-        for output in cell["outputs"]:
-            data = output.get("data", {}).get("image/png")
-            keys = _png_text_keys(base64.b64decode("".join(data))) if data else []
-            assert not keys, (
-                f"{_name(path)} cell {index}: PNG metadata {keys}; call"
-                " posenc_lib.figures.style.setup_notebook() in the Setup cell"
-            )
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=_name)
