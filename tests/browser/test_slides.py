@@ -38,17 +38,16 @@ CANVAS = {
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-def _module(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
+# The state on the screen: the markdown and figures shown, the predict prompts;
+# every visible text of the slide (and the slide number) at its size on the
+# screen (its font size times the scale between layout and screen: reveal.js
+# scales its canvas to the window, SVG text also by its viewBox), and whether it
+# lies inside the window (hidden: later fragments, speaker notes, MathJax's
+# assistive MathML, clipped to 1 px); how much of the canvas's height the state
+# fills, how many cells it shows, and every element shown that is not inside its
+# frame (an element inside a cell against the cell's box, a cell the canvas's).
 _STATE_JS = """
 () => {
-  const texts = TEXTS;
-  const frames = FRAMES;
   const slide = document.querySelector('.reveal .slides > section.present');
   // a cell is shown once its fragment is: the answer to a prompt
   const shown = el => !el.closest('.fragment:not(.visible)');
@@ -65,11 +64,13 @@ _STATE_JS = """
   const markdown = cells.filter(shown)
     .flatMap(c => [...c.querySelectorAll('.jp-RenderedMarkdown')])
     .map(m => m.innerText).join('\\n');
-  const width = document.querySelector('.reveal .slides').getBoundingClientRect().width;
+  const canvas = document.querySelector('.reveal .slides');  // the one it chose
+  const frame = canvas.getBoundingClientRect();
   const images = [...slide.querySelectorAll('img')].filter(shown).map(img => {
     const box = img.getBoundingClientRect();
     return {src: img.getAttribute('src'), complete: img.complete,
-            natural: img.naturalWidth, shown: box.width, of_slide: box.width / width,
+            natural: img.naturalWidth, shown: box.width,
+            of_slide: box.width / frame.width,
             inside: box.left >= 0 && box.right <= innerWidth + 1 &&
                     box.top >= 0 && box.bottom <= innerHeight + 1};
   });
@@ -79,21 +80,6 @@ _STATE_JS = """
     .map(([i, c]) => ({index: i, text: c.innerText.slice(0, 60),
                        shown: cellsShown[i],
                        after: cellsShown.slice(i + 1)}));
-  return {number: document.querySelector('.slide-number').innerText.trim(),
-          markdown, images, prompts, ...texts(slide, seen), ...frames(slide, seen),
-          math: slide.querySelectorAll('.MathJax_CHTML, .mjx-chtml').length,
-          hasTex: /\\$[^$]+\\$/.test(markdown)};
-}
-"""
-
-# Every visible text of the slide (and the slide number) as it renders on the
-# screen: its font size times the scale between layout and screen (reveal.js
-# scales its canvas to the window; SVG text also by its viewBox), and whether
-# its box lies inside the window. Hidden: later fragments, speaker notes,
-# MathJax's assistive MathML (for screen readers, clipped to 1 px).
-_TEXTS_JS = """
-(slide, shown) => {
-  const hidden = el => !shown(el) || el.closest('aside.notes, .MJX_Assistive_MathML');
   const scale = el => {
     if (el instanceof SVGElement) {
       const m = el.getScreenCTM();
@@ -104,19 +90,23 @@ _TEXTS_JS = """
       box = box.parentElement;
     return box.getBoundingClientRect().width / box.offsetWidth;
   };
-  const found = [], outside = [];
-  const roots = [slide, document.querySelector('.reveal .slide-number')];
-  for (const root of roots) {
+  const found = [], outside = [], boxes = [], filled = new Set(), over = [];
+  for (const root of [slide, document.querySelector('.reveal .slide-number')]) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement, text = node.textContent.trim();
-      if (!text || hidden(el)) continue;
-      const style = getComputedStyle(el);
-      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      if (!text || el.closest('aside.notes')) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
       const box = range.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
+      if (!box.width || !box.height) continue;
+      if (root === slide && seen(el)) {
+        boxes.push(box);
+        filled.add(el.closest('.jp-Cell'));
+      }
+      const style = getComputedStyle(el);
+      if (!shown(el) || el.closest('.MJX_Assistive_MathML') ||
+          style.visibility === 'hidden' || style.display === 'none') continue;
       const px = parseFloat(style.fontSize) * scale(el);
       found.push([Math.round(px * 10) / 10, text.slice(0, 40)]);
       if (box.left < -1 || box.top < -1 || box.right > innerWidth + 1 ||
@@ -127,54 +117,41 @@ _TEXTS_JS = """
   const scrolls = [...slide.querySelectorAll('pre')].filter(
     pre => shown(pre) && pre.scrollWidth > pre.clientWidth + 1)
     .map(pre => pre.textContent.slice(0, 40));
-  return {smallest: found[0], outside, scrolls};
-}
-"""
-# How much of the canvas the state fills, how many cells it shows, and every
-# element shown that is not inside its frame: an element inside a cell against
-# the cell's box, a cell against the canvas.
-_FRAMES_JS = """
-(slide, seen) => {
-  const canvas = document.querySelector('.reveal .slides').getBoundingClientRect();
-  const boxes = [], cells = new Set(), over = [];
-  const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    if (!node.textContent.trim() || !seen(el) || el.closest('aside.notes')) continue;
-    const range = document.createRange();
-    range.selectNodeContents(node);
-    const box = range.getBoundingClientRect();
-    if (box.width && box.height) { boxes.push(box); cells.add(el.closest('.jp-Cell')); }
-  }
   for (const el of slide.querySelectorAll(':not(section)')) {  // a section: a frame
     if (!seen(el) || el.closest('aside.notes, .MJX_Assistive_MathML')) continue;
     const box = el.getBoundingClientRect();
     const hidden = getComputedStyle(el).visibility === 'hidden';
     if (!box.width || !box.height || hidden) continue;
-    if (el.matches('img, svg')) { boxes.push(box); cells.add(el.closest('.jp-Cell')); }
+    if (el.matches('img, svg')) { boxes.push(box); filled.add(el.closest('.jp-Cell')); }
     const cell = el.closest('.jp-Cell');
-    const frame = cell && cell !== el ? cell.getBoundingClientRect() : canvas;
-    if (box.left < frame.left - 1 || box.right > frame.right + 1 ||
-        box.top < frame.top - 1 || box.bottom > frame.bottom + 1)
+    const outer = cell && cell !== el ? cell.getBoundingClientRect() : frame;
+    if (box.left < outer.left - 1 || box.right > outer.right + 1 ||
+        box.top < outer.top - 1 || box.bottom > outer.bottom + 1)
       over.push([el.tagName, String(el.className.baseVal ?? el.className),
-        Math.round(Math.max(frame.left - box.left, box.right - frame.right,
-                            frame.top - box.top, box.bottom - frame.bottom))]);
+        Math.round(Math.max(outer.left - box.left, box.right - outer.right,
+                            outer.top - box.top, box.bottom - outer.bottom))]);
   }
-  const top = Math.min(...boxes.map(b => b.top));
-  const bottom = Math.max(...boxes.map(b => b.bottom));
-  return {fill: (bottom - top) / canvas.height, cells: cells.size, over};
+  const layout = [...document.documentElement.classList]
+    .filter(c => /^posenc-\\d+x\\d+$/.test(c)).join(' ');
+  return {number: document.querySelector('.slide-number').innerText.trim(),
+          canvas: [layout, parseFloat(canvas.style.width),
+                   parseFloat(canvas.style.height)],
+          markdown, images, prompts, smallest: found[0], outside, scrolls,
+          fill: (Math.max(...boxes.map(b => b.bottom)) -
+                 Math.min(...boxes.map(b => b.top))) / frame.height,
+          cells: filled.size, over, hasTex: /\\$[^$]+\\$/.test(markdown)};
 }
 """
-_STATE_JS = _STATE_JS.replace("TEXTS", _TEXTS_JS.strip()).replace(
-    "FRAMES", _FRAMES_JS.strip()
-)
 
 
 def _lecture_pngs():
     """``({png: (smallest_px, largest_px)}, {png standing for a widget})``: the
     text sizes of the lecture's figures, and the still images of its widgets
     (none today: the explorer is embedded live); PNGs as base64."""
-    figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
+    path = ROOT / "tests" / "lecture_figures.py"
+    spec = importlib.util.spec_from_file_location("lecture_figures", path)
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
     lecture = nbformat.read(figures.LECTURE, as_version=4)
     data = [
         output["data"]
@@ -197,11 +174,11 @@ def test_slides_offline_every_slide(
     sizes, stills = _lecture_pngs()
     width, height = viewport
     with offline_slides(browser, slides, width, height) as (page, watched):
-        assert _canvas(page) == CANVAS[viewport], "the canvas for this window"
         run = _step_through(page, tmp_path, sizes, stills)
         hrefs = page.evaluate(
             "() => [...document.querySelectorAll('.reveal a[href]')].map(a => a.href)"
         )
+    assert run["canvases"] == {CANVAS[viewport]}, "the canvas for this window"
     seen = run["seen"]
     total = int(seen[-1].split("/")[1])
     assert [int(n.split("/")[0]) for n in seen] == list(range(1, total + 1))
@@ -227,21 +204,6 @@ def test_slides_offline_every_slide(
     assert min(run["screen_px"]) >= MIN_SCREEN_PX, "figure text on the screen"
     assert smallest[0] >= MIN_SCREEN_PX, f"text under {MIN_SCREEN_PX} px: {smallest}"
     print(f"screenshots: {tmp_path}")
-
-
-def _canvas(page):
-    """``(layout class, width, height)`` of the canvas the slides chose."""
-    return tuple(
-        page.evaluate(
-            """() => {
-              const slides = document.querySelector('.reveal .slides');
-              const layout = [...document.documentElement.classList]
-                .filter(c => /^posenc-\\d+x\\d+$/.test(c));
-              return [layout.join(' '), parseFloat(slides.style.width),
-                      parseFloat(slides.style.height)];
-            }"""
-        )
-    )
 
 
 def offline_only(route, outside=None):
@@ -311,19 +273,18 @@ def _step_through(page, tmp_path, sizes, stills):
     page.evaluate("() => MathJax.Hub.Queue(() => { window.__typeset = true; })")
     page.wait_for_function("() => window.__typeset === true")
     run = {"seen": [], "screen_px": [], "widths": [], "stills": [], "states": 0}
+    run["canvases"] = set()
     run["smallest"] = []  # (px, slide number, text) of each state's smallest text
     run["prompts"] = 0
     run["fill"] = []  # (share of the canvas's height, cells shown, slide number)
     shown_images, key, before = set(), None, None
-    while True:
-        now = settled_state(page)
-        if now == key:
-            break  # the right arrow did nothing: the last slide
+    while (now := settled_state(page)) != key:  # the arrow did nothing: the end
         key = now
         page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")  # rerender
         state = page.evaluate(_STATE_JS)
         number = state["number"].replace("\n", "").replace(" ", "")
         run["states"] += 1
+        run["canvases"].add(tuple(state["canvas"]))
         page.screenshot(path=str(tmp_path / f"state-{run['states']:02d}.png"))
         if not run["seen"] or run["seen"][-1] != number:
             run["seen"].append(number)
