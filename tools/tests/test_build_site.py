@@ -197,7 +197,10 @@ def _notebook(path, title, text=""):
     nbformat.write(nb, path)
 
 
-def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
+def test_course_order_sub_folders_under_their_chapter_and_the_nav_bar(tmp_path):
+    """Index first; a sub-folder's page under the chapter that names it, else the
+    one of its file name or number, else the index. The bar links previous,
+    next, the index and the pages below; a page below links back up."""
     _notebook(tmp_path / "lecture.ipynb", "Lecture")
     _notebook(tmp_path / "01_a.ipynb", "01 · A")
     _notebook(tmp_path / "course_index.ipynb", "Index")
@@ -207,8 +210,13 @@ def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
     _notebook(tmp_path / "solutions" / "02_other.ipynb", "Solution B")
     _notebook(tmp_path / "extra" / "notes.ipynb", "Notes")
     pages = build_site.course_pages(tmp_path)
-    chapters = [p.href for p in pages if p.parent is None]
-    assert chapters == ["course_index.html", "01_a.html", "02_b.html", "lecture.html"]
+    chapters = [p for p in pages if p.parent is None]
+    assert [p.href for p in chapters] == [
+        "course_index.html",
+        "01_a.html",
+        "02_b.html",
+        "lecture.html",
+    ]
     parents = {p.href: p.parent.href for p in pages if p.parent is not None}
     assert parents == {
         "answers/01_a.html": "01_a.html",  # same file name
@@ -218,26 +226,17 @@ def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
     }
     assert pages[2].title == "02 · B x_y"
     assert [p.title for p in pages[4:6]] == ["answers: Answers A", "answers: Key"]
-
-
-def test_nav_bar_links_previous_index_next_and_the_pages_below(tmp_path):
-    _notebook(tmp_path / "00_index.ipynb", "Index")
-    _notebook(tmp_path / "01_a.ipynb", "A")
-    _notebook(tmp_path / "02_b.ipynb", "B")
-    _notebook(tmp_path / "solutions" / "01_a.ipynb", "Solution A")
-    pages = build_site.course_pages(tmp_path)
-    chapters = [p for p in pages if p.parent is None]
     links = re.findall(
         r'href="([^"]+)"(?: rel="(\w+)")?', build_site.nav_bar(pages[1], chapters)
     )
     assert links == [
-        ("00_index.html", "prev"),
+        ("course_index.html", "prev"),
         ("02_b.html", "next"),
-        ("00_index.html", "index"),
-        ("solutions/01_a.html", ""),
+        ("course_index.html", "index"),
+        ("answers/01_a.html", ""),
     ]
-    below = re.findall(r'href="([^"]+)"', build_site.nav_bar(pages[3], chapters))
-    assert below == ["../01_a.html", "../00_index.html"]
+    below = re.findall(r'href="([^"]+)"', build_site.nav_bar(pages[4], chapters))
+    assert below == ["../01_a.html", "../course_index.html"]
 
 
 def test_a_tampered_mathjax_tarball_is_refused_and_removed(tmp_path):
