@@ -1,11 +1,5 @@
-"""What several test modules read from the notebooks, in one place.
-
-Imported as ``notebook_reading`` (pytest puts ``tests/`` on ``sys.path``, as
-for ``lecture_figures``): the cells and prose of a notebook, the stored outputs
-of one MIME type, and chapter 05's command script.
-"""
-
-import nbformat
+"""What several test modules read from the notebooks, in one place (imported as
+``notebook_reading``: pytest puts ``tests/`` on ``sys.path``)."""
 
 #: chapter 05's ``header``: the lesson's table and tokens as commands
 EXERCISE_HEADER = """
@@ -16,18 +10,6 @@ TOKENS 1 1 1 0
 """
 #: chapter 05's ``script``: the lesson's worked trace
 EXERCISE_SCRIPT = EXERCISE_HEADER + "LOOKUP 0\nPOSENC 3\nADD 3\nSIM 1 3\n"
-
-
-def cells(path):
-    """The cells of the notebook at ``path``."""
-    return nbformat.read(path, as_version=4).cells
-
-
-def markdown(path):
-    """All the markdown of the notebook at ``path``, each run of white space one
-    space (so a phrase can be found across a line break)."""
-    text = " ".join(c.source for c in cells(path) if c.cell_type == "markdown")
-    return " ".join(text.split())
 
 
 def outputs(nb, mime):

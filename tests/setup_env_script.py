@@ -1,13 +1,7 @@
-"""``scripts/setup_env.py`` (the environments, ``make lock``) imported as a module.
-
-Imported as ``setup_env_script`` (pytest puts ``tests/`` on ``sys.path``): a
-script, not part of the package, so it is loaded from its path.
-"""
+"""``scripts/setup_env.py``, a script outside the packages, imported by its path."""
 
 import importlib.util
 from pathlib import Path
-
-__all__ = ["ROOT", "SCRIPT", "setup_env"]
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "setup_env.py"

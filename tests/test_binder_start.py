@@ -1,9 +1,8 @@
 """repo2docker's files (a hub's or Binder's image) and ``start``, run as it runs it.
 
-Binder itself cannot be reached from the test machine; this checks what can be
-checked locally: the script runs its arguments unchanged (exit status included)
-after pointing JUPYTER_PATH at share/jupyter, the first of the Jupyter data
-directories in which Voila looks for the posenc template.
+Binder cannot be reached from here: ``start`` must run its arguments unchanged
+(exit status included) with ``share/jupyter`` first on JUPYTER_PATH, the first of
+the Jupyter data directories, where Voila looks for the posenc template.
 """
 
 import os
@@ -15,48 +14,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 START = ROOT / "start"
 SHARE = ROOT / "share" / "jupyter"
-# Voila looks for templates under every Jupyter data directory (jupyter_path()),
-# as the Voila browser test does with JUPYTER_PATH set the same way.
-DATA_DIRS = "from jupyter_core.paths import jupyter_path; print(jupyter_path()[0])"
 
 
-def _run(*command, env=None):
-    env = {**os.environ, **(env or {})}
+def _run(*command, jupyter_path):
+    env = {**os.environ, "JUPYTER_PATH": jupyter_path}
     return subprocess.run(
         [str(START), *command], capture_output=True, text=True, env=env, timeout=60
     )
 
 
-def test_start_is_executable_and_runs_its_arguments():
+def test_start_runs_its_arguments_with_share_jupyter_first_on_the_path():
     assert os.access(START, os.X_OK)
-    done = _run("bash", "-c", 'printf "%s|" "$@"; exit 7', "-", "a b", "c")
-    assert (done.returncode, done.stdout) == (7, "a b|c|")
-
-
-def test_start_puts_share_jupyter_first_and_keeps_the_rest():
     done = _run(
-        sys.executable,
-        "-c",
-        "import os; print(os.environ['JUPYTER_PATH'])",
-        env={"JUPYTER_PATH": "/elsewhere"},
+        "bash", "-c", 'printf "%s|" "$@"; exit 7', "-", "a b", "c", jupyter_path=""
     )
+    assert (done.returncode, done.stdout) == (7, "a b|c|")
+    code = "import os; print(os.environ['JUPYTER_PATH'])"
+    done = _run(sys.executable, "-c", code, jupyter_path="/elsewhere")
     assert done.stdout.strip() == f"{SHARE}{os.pathsep}/elsewhere"
-
-
-def test_voila_finds_the_posenc_template_through_start():
-    first = _run(sys.executable, "-c", DATA_DIRS, env={"JUPYTER_PATH": ""})
-    assert first.stdout.strip() == str(SHARE)
+    # Voila looks for templates under every Jupyter data directory (jupyter_path())
+    code = "from jupyter_core.paths import jupyter_path; print(jupyter_path()[0])"
+    assert _run(sys.executable, "-c", code, jupyter_path="").stdout.strip() == str(
+        SHARE
+    )
     assert (SHARE / "voila" / "templates" / "posenc" / "index.html.j2").is_file()
+    text = START.read_text()  # it points at the hub's page, not a missing link
+    assert "docs/jupyterhub.md" in text and "README" not in text
 
 
-def test_no_binder_folder_hides_environment_yml():
-    """With a binder/ (or .binder/) folder repo2docker reads only the files in it."""
+def test_repo2docker_reads_environment_yml_and_installs_the_box():
+    """With a binder/ (or .binder/) folder repo2docker would read only the files in
+    it; apt.txt's Debian packages: bubblewrap, the grader's box."""
     assert not (ROOT / "binder").exists() and not (ROOT / ".binder").exists()
-    assert (ROOT / "environment.yml").is_file()
-
-
-def test_the_image_recipe_installs_the_box():
-    """repo2docker installs apt.txt's Debian packages: bubblewrap, the grader's box."""
     assert (ROOT / "apt.txt").read_text().split() == ["bubblewrap"]
 
 
@@ -83,8 +72,3 @@ def test_the_nbgitpuller_link_opens_the_index_notebook():
     clone, path = query["urlpath"].removeprefix("lab/tree/").split("/", 1)
     assert clone == "posenc" and path == "notebooks/00_index.ipynb"
     assert (ROOT / path).is_file()
-
-
-def test_start_points_at_the_hub_page_not_a_missing_link():
-    text = START.read_text()
-    assert "docs/jupyterhub.md" in text and "README" not in text

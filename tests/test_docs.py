@@ -1,11 +1,16 @@
-"""The documents say what the tree holds: docs/maintaining.md's module map, and the
-``>>>`` examples of the README and docs/, run as doctests."""
+"""The documents say what the tree holds: docs/maintaining.md's module map, the
+``>>>`` examples of the README and docs/ (run as doctests), and a numpydoc
+docstring with an example for every public name of posenc_lib (each of them
+importable: ``__all__`` is the package's ``_HOME``, tests/test_layout.py)."""
 
 import doctest
+import inspect
 import re
 from pathlib import Path
 
 import pytest
+
+import posenc_lib
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -41,3 +46,10 @@ def test_the_documents_examples_run(path):
         if ">>>" in block:
             runner.run(parser.get_doctest(block, {}, f"{path.name} {number}", None, 0))
     assert runner.failures == 0
+
+
+@pytest.mark.parametrize("name", posenc_lib.__all__)
+def test_public_name_has_a_numpydoc_docstring_with_examples(name):
+    doc = inspect.getdoc(getattr(posenc_lib, name)) or ""
+    assert re.search(r"^Examples\n-{8}\n", doc, flags=re.MULTILINE), name
+    assert ">>> " in doc.split("Examples", 1)[1], name

@@ -1,12 +1,8 @@
-"""The environments the course installs: the locks, environment.yml, and this one.
-
-``uv.lock`` (``make lab``, ``make test``, CI), its export for pip
-``requirements/lock.txt``, and ``requirements/oldest.txt`` (``make test-oldest``)
-and ``environment.yml`` (conda, Binder, a hub's image: the same pins for pip, one
-Python) are written by ``make lock`` from ``pyproject.toml`` and
-``.python-version``. These tests keep them in agreement, and
-check that the environment running them holds exactly the versions it was set
-up with. How setup_env.py makes the environments: test_setup_env.py.
+"""The environments the course installs agree with pyproject.toml and each other:
+``uv.lock``, its export for pip ``requirements/lock.txt``, ``requirements/oldest.txt``
+and ``environment.yml`` (all written by ``make lock``), and the environment running
+these tests holds what it was set up with. How setup_env.py makes one:
+test_setup_env.py.
 """
 
 import importlib.metadata
@@ -90,12 +86,6 @@ def _resolved(path, env):
 # --- the locks against pyproject.toml ------------------------------------------
 
 
-def test_the_locks_start_from_the_oldest_supported_python():
-    requires = _pyproject()["requires-python"]
-    assert requires == f">={setup_env.OLDEST_PYTHON}"
-    assert PYTHONS[0] == setup_env.OLDEST_PYTHON
-
-
 @pytest.mark.parametrize("path", [setup_env.LOCK, setup_env.OLDEST])
 @pytest.mark.parametrize("platform", sorted(PLATFORMS))
 @pytest.mark.parametrize("python", PYTHONS)
@@ -136,10 +126,32 @@ def min_version(requirement):
     return Version(bound.version)
 
 
-# --- uv.lock and its export for pip, requirements/lock.txt ----------------------
+# --- uv.lock, its export for pip (requirements/lock.txt) and environment.yml ------
 
 UV = setup_env.program(Path(sys.prefix), "uv")  # installed by scripts/setup_env.py
-NO_UV = "uv is not in this environment (the conda route, or POSENC_NO_UV=1)"
+PYTHON = (ROOT / setup_env.PYTHON_VERSION).read_text().strip()
+#: what make lock writes: uv's arguments, and the file's text from uv's output
+UV_MADE = {
+    setup_env.UV_LOCK: (["lock", "--check"], None),
+    setup_env.LOCK: (setup_env.EXPORT, lambda out: setup_env.LOCK_HEADER + out),
+    setup_env.ENVIRONMENT: (
+        setup_env.ENVIRONMENT_EXPORT,
+        lambda out: setup_env.environment_yml(out, PYTHON),
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not UV.exists(), reason="no uv here (the conda route, or POSENC_NO_UV=1)"
+)
+@pytest.mark.parametrize("path", list(UV_MADE))
+def test_make_lock_wrote_what_uv_makes_of_pyproject_now(path):
+    arguments, text = UV_MADE[path]
+    command = [str(UV), *arguments, "--quiet", "--offline"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, f"run make lock: {done.stderr}"
+    assert text is None or (ROOT / path).read_text() == text(done.stdout), "make lock"
 
 
 def _uv_lock_versions():
@@ -152,45 +164,10 @@ def _uv_lock_versions():
     }
 
 
-def _lock_txt_versions():
-    return {(name, version) for name, version, _ in _lock(setup_env.LOCK)}
-
-
-def _uv(*arguments):
-    command = [str(UV), *arguments, "--quiet", "--offline"]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not UV.exists(), reason=NO_UV)
-def test_lock_txt_is_what_uv_exports_from_uv_lock():
-    exported = _uv(*setup_env.EXPORT)
-    assert exported.returncode == 0, exported.stderr
-    text = (ROOT / setup_env.LOCK).read_text()
-    assert text == setup_env.LOCK_HEADER + exported.stdout, "run make lock"
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not UV.exists(), reason=NO_UV)
-def test_uv_lock_is_up_to_date_with_pyproject():
-    checked = _uv("lock", "--check")
-    assert checked.returncode == 0, f"run make lock: {checked.stderr}"
-
-
-# --- environment.yml and .python-version ----------------------------------------
-
-
-def _environment_pins():
-    """``{(name, Version)}``: the exact pins of environment.yml's pip list."""
-    text = (ROOT / setup_env.ENVIRONMENT).read_text()
-    pins = re.findall(r"^      - ([a-z0-9-]+)==([^ ;\n]+)", text, re.M)
-    return {(name, Version(version)) for name, version in pins}
-
-
 def test_environment_yml_is_lock_txt_plus_the_hub_extra_for_pip():
+    """Its pins are uv.lock's; lock.txt holds all of them but the hub extra's."""
     text = (ROOT / setup_env.ENVIRONMENT).read_text()
-    python = (ROOT / setup_env.PYTHON_VERSION).read_text().strip()
-    header = setup_env.ENVIRONMENT_HEADER.format(python=python)
+    header = setup_env.ENVIRONMENT_HEADER.format(python=PYTHON)
     assert text.startswith(header), "run make lock"
     items = [line.removeprefix("      - ") for line in text[len(header) :].splitlines()]
     lock = (ROOT / setup_env.LOCK).read_text().splitlines()
@@ -201,37 +178,20 @@ def test_environment_yml_is_lock_txt_plus_the_hub_extra_for_pip():
         "-e .",
         "-e ./tools",
     ]
-
-
-def test_environment_yml_pins_exactly_the_versions_of_uv_lock():
-    assert _environment_pins() == _uv_lock_versions()
-
-
-def test_lock_txt_holds_all_of_uv_lock_but_the_hub_extra():
-    only_hub = {name for name, _ in _uv_lock_versions() - _lock_txt_versions()}
-    hub = _pyproject()["optional-dependencies"]["hub"]
-    assert only_hub == {_name(requirement) for requirement in hub}
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not UV.exists(), reason=NO_UV)
-def test_environment_yml_is_what_uv_exports_from_uv_lock():
-    exported = _uv(*setup_env.ENVIRONMENT_EXPORT)
-    assert exported.returncode == 0, exported.stderr
-    python = (ROOT / setup_env.PYTHON_VERSION).read_text().strip()
-    text = (ROOT / setup_env.ENVIRONMENT).read_text()
-    assert text == setup_env.environment_yml(exported.stdout, python), "run make lock"
+    found = re.findall(r"^      - ([a-z0-9-]+)==([^ ;\n]+)", text, re.M)
+    assert {(name, Version(version)) for name, version in found} == _uv_lock_versions()
+    locked = {(name, version) for name, version, _ in _lock(setup_env.LOCK)}
+    assert {name for name, _ in _uv_lock_versions() - locked} == hub
 
 
 def test_one_python_for_ci_uv_and_the_hub_image():
-    """.python-version: CI's setup-python reads it, uv honours it, and
-    environment.yml (repo2docker reads no .python-version) pins the same."""
-    python = (ROOT / setup_env.PYTHON_VERSION).read_text().strip()
-    assert re.fullmatch(r"3\.1[01]", python), "make test-oldest needs 3.10 or 3.11"
-    text = (ROOT / setup_env.ENVIRONMENT).read_text()
-    assert f"\n  - python={python}\n" in text
-    workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
-    assert "python-version-file: .python-version" in workflow
+    """.python-version (CI's setup-python reads it: test_ci_workflow.py; uv honours
+    it) is pinned by environment.yml too: repo2docker reads no .python-version;
+    the locks start from the oldest Python requires-python allows."""
+    assert _pyproject()["requires-python"] == f">={setup_env.OLDEST_PYTHON}"
+    assert PYTHONS[0] == setup_env.OLDEST_PYTHON
+    assert re.fullmatch(r"3\.1[01]", PYTHON), "make test-oldest needs 3.10 or 3.11"
+    assert f"\n  - python={PYTHON}\n" in (ROOT / setup_env.ENVIRONMENT).read_text()
 
 
 # --- the environment running these tests ----------------------------------------
@@ -246,21 +206,10 @@ LOCK_OF_MODE = {"locked": setup_env.LOCK, "oldest": setup_env.OLDEST}
     reason=f"not set up from a lock by scripts/setup_env.py (mode {MODE})",
 )
 def test_this_environment_has_exactly_the_locked_versions():
+    """(In make test-oldest's, the declared minimums: the oldest lock pins them.)"""
     expected = _resolved(LOCK_OF_MODE[MODE], default_environment())
     installed = {name: Version(importlib.metadata.version(name)) for name in expected}
     assert installed == expected
-
-
-@pytest.mark.skipif(MODE != "oldest", reason="only in make test-oldest's environment")
-def test_this_environment_runs_the_declared_minimums():
-    import matplotlib
-    import numpy
-
-    assert Version(numpy.__version__) == min_version(_runtime()["numpy"])
-    assert Version(matplotlib.__version__) == min_version(_runtime()["matplotlib"])
-    assert Version(importlib.metadata.version("ipywidgets")) == min_version(
-        _runtime()["ipywidgets"]
-    )
 
 
 def test_the_docs_name_the_minimums_make_test_oldest_runs():

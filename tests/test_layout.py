@@ -1,10 +1,6 @@
-"""The learner's package stays small and in layers; the course's tools stay out of it.
-
-Budgets (issue 31): posenc_lib under 7,000 lines, no module over 400, no import
-cycle, no module importing another's private name (issue 41), ``import
-posenc_lib`` loads the maths only, and nothing in it imports the course's tools
-(``tools/posenc_tools``), which the learner's wheel does not hold.
-"""
+"""The learner's package stays small and in layers (its line budget, no import cycle,
+no module importing another's private name, ``import posenc_lib`` loads the maths
+only), and imports none of the course's tools, which its wheel does not hold."""
 
 import ast
 import json

@@ -1,36 +1,18 @@
-"""The lecture kit: notebooks/lecture.ipynb, its live twin, and the slides' input.
+"""The lecture kit: notebooks/lecture.ipynb, its live twin and the slides' input.
 
-- ``lecture_live.ipynb`` is generated from ``lecture.ipynb`` by the exercise's
-  script (``posenc_tools.make_exercise``, ``make solutions``) and must not drift;
-  its live cells are one-line prompts, 20 to 25 typed lines in all, and no later
-  cell needs a name a live cell defines, so the blank notebook runs top to bottom;
-- the route is timed by the delivery rule (posenc_tools.chapter_times, its rates
-  calibrated on two rehearsals): its minute marks, lengths and table are the
-  rule's, the steps take at most 45 minutes by it and leave 5 or more of slack,
-  RoPE is marked If time and the drop order is on the route's slide; each step
-  names the chapter that holds the full story, slide metadata on every cell,
-  instructor notes collapsed;
-- the route covers the lesson: embeddings (01), attention's one idea and order
-  (02, 04), the formula (02), the explorer, the rotation (04), the look-3-back
-  payoff with the key turned (04 section 3), a mistake (05) and RoPE (06/07),
-  told without the transpose (its direction is chapter 07's);
-  attention is introduced before it is used; each prediction prompt is followed
-  by a fragment, so the slides show its answer one key press later;
-- the figures, at presentation scale, are drawn for the 4:3 canvas they land on
-  (at most 1,010 px wide, shown at their own size) with text of at least 20 px
-  in their PNG (>= 19 px on a 1024 x 768 screen; the slides test measures it),
-  and no heatmap is one pale colour;
-- the slides build embeds the explorer live (its state and module), and turns
-  any other widget into its still image.
+The live notebook is generated (nbval runs it with its blanks untyped, so no
+later cell needs a name a live cell defines); the route is timed by the delivery
+rule (posenc_tools.chapter_times) and covers the lesson; the figures are drawn
+for the 4:3 canvas; the slides build embeds the explorer live. The slides in a
+browser: tests/browser/test_slides.py.
 """
 
-import ast
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
-from lecture_figures import colour_reaches, figure_text_sizes, png_size
+from lecture_figures import measure_figures, png_size, reaches, text_sizes
 from notebook_reading import outputs
 from posenc_tools import build_slides, chapter_times, make_exercise
 
@@ -56,6 +38,16 @@ def _tagged(nb, tag):
     return [cell for cell in nb.cells if tag in cell.metadata.get("tags", [])]
 
 
+def _markdown(nb, notes=True):
+    """The markdown cells' sources (the instructor notes too, or not)."""
+    return [
+        c.source
+        for c in nb.cells
+        if c.cell_type == "markdown"
+        and (notes or c.metadata.slideshow.slide_type != "notes")
+    ]
+
+
 def test_live_notebook_is_generated_from_the_lecture(lecture, live):
     expected = make_exercise.expected_notebook(LECTURE, LIVE)
     assert make_exercise.sources(live) == make_exercise.sources(expected), (
@@ -65,38 +57,20 @@ def test_live_notebook_is_generated_from_the_lecture(lecture, live):
     assert (LECTURE, LIVE) in make_exercise.GENERATED
 
 
-def _typed_lines(cell):
-    """The lines typed live: the cell without its prompt, blank lines aside."""
-    return [line for line in cell.source.splitlines()[1:] if line.strip()]
-
-
-def test_live_cells_are_blank_prompts_in_the_live_notebook(lecture, live):
-    typed = _tagged(lecture, "live")
-    blanks = _tagged(live, "live")
-    assert len(typed) == len(blanks) == 4
-    for cell, blank in zip(typed, blanks, strict=True):
-        prompt = cell.source.splitlines()[0]
-        assert prompt.startswith("# live: ")
-        assert blank.source == prompt  # the prompt alone, no test marker
-        assert "no output" not in blank.source and "NBVAL" not in blank.source
-        assert blank.outputs == [] or all(
-            o.output_type != "error" for o in blank.outputs
-        )
-        assert cell.outputs, f"the filled cell is checked by nbval: {prompt}"
+def test_the_live_cells_type_20_to_25_lines_of_the_lesson_left_blank(lecture, live):
+    """Each live cell of the lecture is its prompt alone in the live notebook."""
+    typed, blanks = _tagged(lecture, "live"), _tagged(live, "live")
+    assert len(typed) == len(blanks) == 4 and len(live.cells) == len(lecture.cells)
     live_text = "\n".join(c.source for c in live.cells if c.cell_type == "code")
-    for cell in typed:
-        for line in _typed_lines(cell):
-            assert line.strip() not in live_text, line
-    assert len(live.cells) == len(lecture.cells)
-
-
-def test_the_live_cells_type_20_to_25_lines_of_the_lesson(lecture):
-    typed = {
-        c.source.splitlines()[0]: _typed_lines(c) for c in _tagged(lecture, "live")
-    }
-    print({prompt: len(lines) for prompt, lines in typed.items()})
-    assert 20 <= sum(map(len, typed.values())) <= 25
-    code = ["\n".join(lines) for lines in typed.values()]
+    lines = {}
+    for cell, blank in zip(typed, blanks, strict=True):
+        prompt, *rest = cell.source.splitlines()
+        assert prompt.startswith("# live: ") and blank.source == prompt
+        lines[prompt] = [line for line in rest if line.strip()]
+        assert not [line for line in lines[prompt] if line.strip() in live_text]
+    print({prompt: len(typed) for prompt, typed in lines.items()})
+    assert 20 <= sum(map(len, lines.values())) <= 25
+    code = ["\n".join(typed) for typed in lines.values()]
     lesson = [
         "table[token_ids]",  # the lookup as a row fetch
         "one_hot(",  # ... and as one-hot times the table
@@ -109,35 +83,8 @@ def test_the_live_cells_type_20_to_25_lines_of_the_lesson(lecture):
     ]
     for piece in lesson:
         assert any(piece in cell for cell in code), piece
-
-
-def _names(source):
-    """``(bound, needed)``: the names a cell binds, and those it reads unbound."""
-    nodes = list(ast.walk(ast.parse(source)))
-    names = [n for n in nodes if isinstance(n, ast.Name)]
-    bound = {n.id for n in names if isinstance(n.ctx, ast.Store)}
-    bound |= {n.name for n in nodes if isinstance(n, ast.FunctionDef)}
-    bound |= {n.arg for n in nodes if isinstance(n, ast.arg)}
-    return bound, {n.id for n in names if isinstance(n.ctx, ast.Load)} - bound
-
-
-def test_no_cell_needs_a_name_only_a_live_cell_defines(lecture):
-    """A blank left untyped breaks nothing: later cells define what they use."""
-    live_names = set()
-    for index, cell in enumerate(lecture.cells):
-        if cell.cell_type != "code":
-            continue
-        bound, needed = _names(cell.source)
-        if "live" in cell.metadata.get("tags", []):
-            live_names |= bound
-            continue
-        assert not needed & live_names, f"cell {index} reads {needed & live_names}"
-        live_names -= bound
-
-
-def test_blank_source_needs_a_prompt():
     with pytest.raises(ValueError, match=re.escape("must start with the line")):
-        make_exercise.blank_source("k = np.arange(4)")
+        make_exercise.blank_source("k = np.arange(4)")  # a live cell without prompt
 
 
 def test_every_cell_has_slide_metadata_and_notes_are_collapsed(lecture):
@@ -161,28 +108,22 @@ def _steps(nb):
 
 
 def test_the_route_is_timed_by_the_delivery_rule_and_fits_45_minutes(lecture):
-    """The minute marks, lengths and route table are the rule's (written by
-    ``make notebooks``), the steps take at most 45 minutes by it and leave at
-    least 5 of the 50 for questions."""
-    for path, text in chapter_times._lecture_targets().items():
-        assert path.read_text("utf-8") == text, f"{path.name}: run make notebooks"
+    """The steps take at most 45 minutes by the rule and leave at least 5 of the
+    50 for questions; the headings' minute marks and lengths, and the route table
+    at the top, add up (the rule writes them: tools/tests/test_chapter_times)."""
     timed = chapter_times.lecture_steps(lecture)
     route = sum(minutes for _, minutes, _, _ in timed)
     print("the route by the rule:", [(t, round(m, 1)) for t, m, _, _ in timed])
     assert route <= 45 and chapter_times.LECTURE_MINUTES - round(route) >= 5
     steps = _steps(lecture)
-    minutes = [minute for minute, _ in steps]
-    assert minutes == sorted(minutes) and minutes[0] == 0
-    for number, (start, source) in enumerate(steps):
-        length = re.search(r"\((\d+) min\)", source.splitlines()[0])
-        end = steps[number + 1][0] if number + 1 < len(steps) else 50
-        assert length and int(length[1]) == end - start, source.splitlines()[0]
-    assert steps[-1][1].startswith(
-        f"## {minutes[-1] // 60}:{minutes[-1] % 60:02d} · Slack"
-    )
-    table = lecture.cells[0].source  # the route at the top: the same minute marks
-    rows = re.findall(r"^\| (\d+):(\d\d) \|", table, re.MULTILINE)
-    assert [int(h) * 60 + int(m) for h, m in rows] == minutes
+    starts = [minute for minute, _ in steps]
+    heads = [source.splitlines()[0] for _, source in steps]
+    lengths = [int(re.search(r"\((\d+) min\)", head)[1]) for head in heads]
+    assert starts[0] == 0
+    assert [a + n for a, n in zip(starts, lengths, strict=True)] == [*starts[1:], 50]
+    assert " · Slack (" in heads[-1]
+    rows = re.findall(r"^\| (\d+):(\d\d) \|", lecture.cells[0].source, re.MULTILINE)
+    assert [int(h) * 60 + int(m) for h, m in rows] == starts
 
 
 def test_the_drop_order_is_on_the_slides(lecture):
@@ -235,24 +176,29 @@ def test_each_step_names_the_chapter_with_the_full_story(lecture):
         assert re.search(
             r"Full story: \[[^]]+\]\((0[1-7]_\w+|explorer)\.ipynb\)", source
         ), source.splitlines()[0]
-    text = "\n".join(c.source for c in lecture.cells if c.cell_type == "markdown")
+    text = "\n".join(_markdown(lecture))
     for chapter in sorted((ROOT / "notebooks").glob("0[1-7]_*.ipynb")):
         assert f"]({chapter.name})" in text, chapter.name
 
 
-def _pngs(nb):
-    return outputs(nb, "image/png")
-
-
-def test_figures_are_drawn_for_the_4_3_canvas_with_large_text(lecture):
-    sizes = figure_text_sizes()
-    widths = [png_size(png)[0] for png in _pngs(lecture)]
-    assert len(sizes) == len(widths) == 5  # the explorer is SVG, no PNG
-    smallest = min(size[0] for size in sizes)
-    largest = max(size[1] for size in sizes)
-    print(f"lecture figure text: {smallest} to {largest} px in PNGs {widths} wide")
-    assert smallest >= MIN_PNG_TEXT_PX, sizes
+def test_figures_are_drawn_for_the_4_3_canvas_with_large_text_and_full_colour(
+    lecture,
+):
+    """Text of at least 20 px in each PNG (>= 19 px on a 1024 x 768 screen, shown
+    at its own size), at most 1,010 px wide; each heatmap's data reaches at least
+    half of its colour scale's end (no panel is one pale colour)."""
+    figures = measure_figures(lambda figure: (text_sizes(figure), reaches(figure)))
+    widths = [png_size(png)[0] for png in outputs(lecture, "image/png")]
+    assert len(figures) == len(widths) == 5  # the explorer is SVG, no PNG
+    sizes = [size for texts, _ in figures for size, _ in texts]
+    print(f"lecture figure text: {min(sizes)} to {max(sizes)} px in PNGs {widths}")
+    assert min(sizes) >= MIN_PNG_TEXT_PX
     assert max(widths) <= MAX_PNG_WIDTH  # its own size on the 1024 px canvas
+    panels = [panel for _, found in figures for panel in found]
+    assert len(panels) >= 7, panels
+    print("colour-scale reaches:", [(t, round(r, 2)) for t, r in panels])
+    for title, reach in panels:
+        assert reach >= 0.5, f"the heatmap {title!r} reaches {reach:.0%} of its scale"
 
 
 def test_the_route_covers_embeddings_and_the_look_back_payoff(lecture):
@@ -275,13 +221,8 @@ def test_the_route_covers_embeddings_and_the_look_back_payoff(lecture):
 def test_attention_comes_with_its_one_idea_and_the_key_is_the_one_turned(lecture):
     """No prerequisite: the query and the key are defined before any use; the
     payoff turns the key's encoding, as chapter 04 writes it."""
-    markdown = [
-        " ".join(c.source.split())
-        for c in lecture.cells
-        if c.cell_type == "markdown" and c.metadata.slideshow.slide_type != "notes"
-    ]
-    first = next(i for i, text in enumerate(markdown) if "\\text{query}" in text)
-    idea = markdown[first]
+    markdown = [" ".join(source.split()) for source in _markdown(lecture, False)]
+    idea = next(text for text in markdown if "\\text{query}" in text)
     assert re.match(r"## \d+:\d\d · Attention in one idea", idea)
     for said in (r"$\text{query}_p = x_p W_Q$", r"$\text{key}_p = x_p W_K$",
                  r"$\text{query}_p \cdot \text{key}_q$"):  # fmt: skip
@@ -290,32 +231,6 @@ def test_attention_comes_with_its_one_idea_and_the_key_is_the_one_turned(lecture
     assert "**turns the key's encoding** by $R(3)$" in payoff
     assert r"$PE[p] \cdot R(3)\,PE[q] = PE[p] \cdot PE[q + 3]$" in payoff
     assert "query of position" not in " ".join(markdown)  # the old slip
-
-
-def test_every_prediction_is_revealed_on_the_next_key_press(lecture):
-    """A prompt is the last thing shown before a fragment: its answer comes later."""
-    kinds = [c.metadata.slideshow.slide_type for c in lecture.cells]
-    prompts = [
-        index
-        for index, cell in enumerate(lecture.cells)
-        if cell.cell_type == "markdown"
-        and "**Predict" in cell.source
-        and kinds[index] != "notes"
-    ]
-    assert len(prompts) >= 6  # one per step with a question, RoPE included
-    for index in prompts:
-        following = [k for k in kinds[index + 1 :] if k not in ("notes", "skip")]
-        assert following[0] == "fragment", lecture.cells[index].source
-
-
-def test_no_heatmap_is_one_pale_colour():
-    """Each panel's data reaches at least half of its colour scale's end."""
-    reaches = colour_reaches()
-    panels = [panel for figure in reaches for panel in figure]
-    assert len(reaches) == 5 and len(panels) >= 7, reaches
-    print("colour-scale reaches:", [(t, round(r, 2)) for t, r in panels])
-    for title, reach in panels:
-        assert reach >= 0.5, f"the heatmap {title!r} reaches {reach:.0%} of its scale"
 
 
 def test_slides_embed_the_explorer_live(lecture):
@@ -328,7 +243,7 @@ def test_slides_embed_the_explorer_live(lecture):
             assert WIDGET_MIME not in output.get("data", {})
     page = explorer_cells[0].outputs[0]["data"]["text/html"]
     assert "POSENC_WIDGET_MODULE" in page and "posenc-widget+json" in page
-    assert _pngs(slides) == _pngs(lecture)
+    assert outputs(slides, "image/png") == outputs(lecture, "image/png")
 
 
 def test_a_widget_without_a_still_image_stops_the_slides_build():
@@ -344,31 +259,16 @@ def test_a_widget_without_a_still_image_stops_the_slides_build():
         build_slides.still_images(nb)
 
 
-def test_slides_load_nothing_from_the_internet():
+def test_slides_load_nothing_from_the_internet_and_link_to_the_site():
     config = build_slides.exporter()
-    urls = [
-        config.reveal_url_prefix,
-        config.require_js_url,
-        config.jquery_url,
-        config.mathjax_url,
-    ]
-    assert not [url for url in urls if "//" in url]
-    assert config.reveal_theme == "white"
-    targets = [
-        t for _, mapping in build_slides.ASSETS.values() for t in mapping.values()
-    ]
-    for url in urls:
+    urls = [config.reveal_url_prefix, config.require_js_url, config.jquery_url]
+    targets = [t for _, files in build_slides.ASSETS.values() for t in files.values()]
+    for url in [*urls, config.mathjax_url]:  # a file copied beside the slides
+        assert "//" not in url, url
         assert any(t.startswith(url.split("?")[0]) for t in targets), url
-
-
-def test_slides_link_to_the_site_built_beside_them():
-    body = '<a href="06_beyond.ipynb#4.-RoPE">06</a> <a href="https://x.org/a.ipynb">'
-    assert build_slides.site_links(body) == (
-        '<a href="site/06_beyond.html#4.-RoPE">06</a> <a href="https://x.org/a.ipynb">'
-    )
-    mathjax = build_slides.ASSETS["mathjax"][1]
-    for name in build_slides.MATHJAX_CONFIG.split(","):  # Safe.js too: no 404
-        assert f"config/{name}.js" in mathjax, name
+    assert config.reveal_theme == "white"  # other themes fetch web fonts
+    link = build_slides.site_links('href="06_beyond.ipynb#4"')
+    assert link == 'href="site/06_beyond.html#4"'  # the site built beside them
 
 
 def test_one_story_about_ropes_direction(lecture):
@@ -376,32 +276,23 @@ def test_one_story_about_ropes_direction(lecture):
     06 uses the transpose and points there for the reason. The lecture tells RoPE
     without it (no question its 3 minutes cannot answer) and sends the question
     of the direction there, in its notes."""
-    notebooks = ROOT / "notebooks"
-    beyond = nbformat.read(notebooks / "06_beyond.ipynb", as_version=4)
-    reading = nbformat.read(notebooks / "07_reading_other_code.ipynb", as_version=4)
-    for nb in (lecture, beyond):
-        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
-        assert "chapter 07 §6" in text
-        assert "same $R$" not in text
-        assert "clockwise" not in text.replace("counter-clockwise", "")
-    beyond_text = "\n".join(c.source for c in beyond.cells if c.cell_type == "markdown")
-    assert "^\\top" in beyond_text
-    shown = [
-        c.source
-        for c in lecture.cells
-        if c.cell_type == "markdown" and c.metadata.slideshow.slide_type != "notes"
-    ]
-    assert not [s for s in shown if "^\\top" in s or "transpose" in s]
-    section = next(
-        i for i, c in enumerate(reading.cells) if c.source.startswith("## 6. RoPE")
+    beyond, reading = (
+        nbformat.read(ROOT / "notebooks" / name, as_version=4)
+        for name in ("06_beyond.ipynb", "07_reading_other_code.ipynb")
     )
+    for nb in (lecture, beyond):
+        text = "\n".join(_markdown(nb))
+        assert "chapter 07 §6" in text and "same $R$" not in text
+        assert "clockwise" not in text.replace("counter-clockwise", "")
+    assert "^\\top" in "\n".join(_markdown(beyond))
+    shown = "\n".join(_markdown(lecture, notes=False))
+    assert "^\\top" not in shown and "transpose" not in shown
+    sources = [c.source for c in reading.cells]
+    section = next(i for i, s in enumerate(sources) if s.startswith("## 6. RoPE"))
     explained = [
-        i
-        for i, c in enumerate(reading.cells)
-        if "one explanation of\nthe direction" in c.source
+        i for i, s in enumerate(sources) if "one explanation of\nthe direction" in s
     ]
     assert len(explained) == 1 and explained[0] > section
     picture = reading.cells[explained[0] + 1]
-    assert "unit_circle" in picture.source and outputs(
-        nbformat.v4.new_notebook(cells=[picture]), "image/png"
-    )
+    assert "unit_circle" in picture.source
+    assert outputs(nbformat.v4.new_notebook(cells=[picture]), "image/png")

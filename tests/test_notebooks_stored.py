@@ -1,32 +1,14 @@
 """Guards on the committed notebooks that nbval does not give.
 
-nbval passes a notebook whose outputs were all cleared, never looks at PNGs, and
-cannot see inside widgets. These tests read the stored ``.ipynb`` files and fail
-when a notebook was not executed and normalised by ``posenc_tools.run_notebooks``
-(``make notebooks``), or breaks a rule of the course:
-
-- every non-empty code cell has an execution count and outputs, and the counts
-  run 1, 2, 3, ... (one top-to-bottom run). A cell may have no output only
-  when it is tagged ``no-output`` (imports, a definition) or is a lecture's
-  live blank (tagged ``live``, one comment line: its prompt);
-- no memory addresses, no ``metadata.widgets`` state, no execution timestamps,
-  no ``Software`` stamp in a PNG, no stderr output;
-- errors only in cells tagged ``raises-exception``, and each such cell raised;
-- nbval's tag ``nbval-ignore-output`` only on widget cells and timing cells,
-  and no comment markers for tools in what a learner reads; each widget cell
-  is followed by an ordinary code cell that checks the function behind it;
-- every number the prose states (with a decimal point, or of three digits or
-  more) and every count in words (three to twelve) is shown by a stored output
-  of its section (the cells from its ``##`` heading to the next; a ``##
-  Summary`` may restate the whole chapter), or the markdown cell lists it in
-  its metadata ``posenc.given`` (a number the lesson or the card gives);
-- a colour the prose or an alt text names for -1, 0 or +1 is the one the
-  encoding's colour map shows there (``STYLES``, ``COLOUR_WORDS``);
-- each numbered chapter's title cell links to the previous and next chapter,
-  and every link to a notebook points to a file that exists.
+nbval passes a notebook whose outputs were all cleared, never looks at PNGs and
+cannot see inside widgets. These tests read the stored ``.ipynb`` files: each was
+run and normalised by ``posenc_tools.run_notebooks`` (``make notebooks``), keeps
+the course's rules for tags and outputs, and its prose states only what its
+outputs show, in the colours the style table draws.
 """
 
 import base64
+import functools
 import json
 import re
 import struct
@@ -46,19 +28,32 @@ NOTEBOOKS = sorted(
 CHAPTERS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 IGNORE = "nbval-ignore-output"  # nbval's cell tag
-ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 TIME_PLACEHOLDER = "[time]"  # what posenc_tools.run_notebooks writes for a timing
-# An absolute path (/home/me/..., C:\\Users\\...) after ANSI colour codes are
-# removed: a URL's "//host/..." and a ratio's "1/2" are not one.
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-ABSOLUTE_PATH = re.compile(r"(?<![\w:/.~\]-])/(?:[\w.+-]+/)+[\w.+-]*|\b[A-Z]:\\\\?\w")
-LINK = re.compile(r"\]\(([^)\s#]+\.ipynb)(?:#[^)]*)?\)")
+#: what no stored output may show (after ANSI colour codes are removed)
+FORBIDDEN = {
+    "a memory address": re.compile(r"0x[0-9a-fA-F]{6,}"),
+    # numpy 2 prints np.float64(0.5) where numpy 1 printed 0.5, and nbval would
+    # fail under the oldest numpy: setup_notebook, or float/bool, prints it as 1 did
+    "a numpy-2 scalar repr": re.compile(
+        r"\bnp\.(float|int|uint|complex)\d+\(|\bnp\.(True|False)_"
+    ),
+    # /home/me/..., C:\\Users\\... (a traceback through the library reads
+    # [repo]/posenc_lib/...); a URL's "//host/..." and a ratio's "1/2" are not one
+    "an absolute path": re.compile(
+        r"(?<![\w:/.~\]-])/(?:[\w.+-]+/)+[\w.+-]*|\b[A-Z]:\\\\?\w"
+    ),
+}
+TOOL_COMMENT = re.compile(r"#\s*(NBVAL_\w+|noqa\b|no output:|fmt:)")
+#: a relative link to a file (a notebook, the library's source)
+LINK = re.compile(r"\]\((?![a-z]+:)([^)\s#]+\.\w+)(?:#[^)]*)?\)")
 
 
 def _name(path):
     return str(path.relative_to(NOTEBOOK_DIR))
 
 
+@functools.cache
 def _load(path):
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -90,12 +85,6 @@ def _texts(output):
     return texts
 
 
-def _is_live_blank(cell):
-    """A cell of lecture_live.ipynb left for the lecturer to type: only its prompt."""
-    source = _source(cell).strip()
-    return "live" in _tags(cell) and "\n" not in source and source.startswith("# ")
-
-
 def _has_widget(cell):
     return any(WIDGET_MIME in out.get("data", {}) for out in cell.get("outputs", []))
 
@@ -106,11 +95,8 @@ def _png_text_keys(png):
     while offset < len(png):
         (length,) = struct.unpack(">I", png[offset : offset + 4])
         kind = png[offset + 4 : offset + 8]
-        body = png[offset + 8 : offset + 8 + length]
-        if kind in (b"tEXt", b"iTXt", b"zTXt"):
-            keys.append(body.split(b"\0", 1)[0].decode("latin-1"))
-        if kind == b"tIME":
-            keys.append("tIME")
+        if kind in (b"tEXt", b"iTXt", b"zTXt", b"tIME"):
+            keys.append(png[offset + 8 : offset + 8 + length].split(b"\0")[0])
         offset += 12 + length
     return keys
 
@@ -123,145 +109,88 @@ def test_there_are_notebooks():
 
 
 @notebook
-def test_every_code_cell_was_executed_in_order(path):
-    cells = _code_cells(_load(path))
+def test_every_code_cell_was_executed_in_order_and_normalised(path):
+    nb = _load(path)
+    cells = _code_cells(nb)
     counts = [cell["execution_count"] for _, cell in cells]
     assert counts == list(range(1, len(cells) + 1)), (
         f"{_name(path)}: execution counts {counts}; re-run `make notebooks`"
     )
     for index, cell in cells:
+        # a lecture_live.ipynb cell left for the lecturer to type: only its prompt
+        source = _source(cell).strip()
+        live_blank = "live" in _tags(cell) and "\n" not in source
         if not cell["outputs"]:
-            assert "no-output" in _tags(cell) or _is_live_blank(cell), (
+            assert "no-output" in _tags(cell) or (live_blank and source[:2] == "# "), (
                 f"{_name(path)} cell {index} has no output: show a value, or tag"
-                f" the cell no-output.\n{_source(cell)}"
+                f" the cell no-output.\n{source}"
             )
-
-
-@notebook
-def test_no_memory_addresses_or_stderr(path):
-    for index, cell in _code_cells(_load(path)):
-        for output in cell["outputs"]:
-            for text in _texts(output):
-                assert not ADDRESS.search(text), f"{_name(path)} cell {index}: {text}"
-            if "raises-exception" not in _tags(cell):
-                assert output.get("name") != "stderr", (
-                    f"{_name(path)} cell {index} wrote to stderr: {_texts(output)}"
-                )
-
-
-@notebook
-def test_no_absolute_paths(path):
-    """No stored output names a folder of the machine it ran on (a traceback
-    through the library reads ``[repo]/posenc_lib/...``, run_notebooks.py)."""
-    for index, cell in _code_cells(_load(path)):
-        for output in cell["outputs"]:
-            for text in _texts(output):
-                found = ABSOLUTE_PATH.findall(ANSI.sub("", text))
-                assert not found, f"{_name(path)} cell {index}: {found}"
-
-
-NUMPY2_SCALAR = re.compile(r"\bnp\.(float|int|uint|complex)\d+\(|\bnp\.(True|False)_")
-
-
-@notebook
-def test_outputs_read_the_same_under_numpy_1_and_2(path):
-    """numpy 2 prints ``np.float64(0.5)`` where numpy 1 printed ``0.5``: nbval would
-    then fail under the oldest numpy the course supports. ``setup_notebook`` makes
-    numpy 2 print as numpy 1 did; a notebook without it converts with float/bool."""
-    for index, cell in _code_cells(_load(path)):
-        for output in cell["outputs"]:
-            for text in _texts(output):
-                assert not NUMPY2_SCALAR.search(text), (
-                    f"{_name(path)} cell {index} prints a numpy-2 scalar repr: {text}"
-                )
-
-
-@notebook
-def test_no_widget_state_or_timestamps(path):
-    nb = _load(path)
     assert "widgets" not in nb["metadata"], f"{_name(path)}: metadata.widgets"
     for index, cell in enumerate(nb["cells"]):
         metadata = cell.get("metadata", {})
-        assert "execution" not in metadata, f"{_name(path)} cell {index}: timestamps"
-        assert "ExecuteTime" not in metadata, f"{_name(path)} cell {index}: timestamps"
+        assert not {"execution", "ExecuteTime"} & set(metadata), (
+            f"{_name(path)} cell {index}: timestamps"
+        )
 
 
 @notebook
-def test_errors_only_in_cells_tagged_raises_exception(path):
+def test_outputs_show_no_address_numpy_2_repr_path_stderr_or_png_stamp(path):
+    """Errors only in cells tagged raises-exception, each of which raised."""
     for index, cell in _code_cells(_load(path)):
+        where, tagged = f"{_name(path)} cell {index}", "raises-exception" in _tags(cell)
+        for output in cell["outputs"]:
+            text = ANSI.sub("", "\n".join(_texts(output)))
+            for what, pattern in FORBIDDEN.items():
+                assert not pattern.findall(text), f"{where} shows {what}: {text}"
+            assert tagged or output.get("name") != "stderr", (
+                f"{where} wrote to stderr: {text}"
+            )
+            png = output.get("data", {}).get("image/png")
+            keys = _png_text_keys(base64.b64decode("".join(png))) if png else []
+            assert not keys, (
+                f"{where}: PNG metadata {keys}; call"
+                " posenc_lib.figures.style.setup_notebook() in the Setup cell"
+            )
         raised = any(out["output_type"] == "error" for out in cell["outputs"])
-        tagged = "raises-exception" in _tags(cell)
-        problem = (
+        assert raised == tagged, f"{where} " + (
             "stored an error but is not tagged raises-exception"
             if raised
             else "is tagged raises-exception but raised nothing"
         )
-        assert raised == tagged, f"{_name(path)} cell {index} {problem}"
-
-
-TOOL_COMMENT = re.compile(r"#\s*(NBVAL_\w+|noqa\b|no output:|fmt:)")
 
 
 @notebook
-def test_no_tool_markers_in_the_code_a_learner_reads(path):
-    for index, cell in _code_cells(_load(path)):
-        found = TOOL_COMMENT.search(_source(cell))
-        assert not found, (
-            f"{_name(path)} cell {index}: {found.group(0)!r}; use cell tags "
-            "(nbval-ignore-output, raises-exception, no-output) or the lint "
-            "configuration in pyproject.toml instead"
-        )
-        assert not {"nbval-skip", "nbval-check-output"} & set(_tags(cell)), (
-            f"{_name(path)} cell {index}: every output is checked; tag errors "
-            "raises-exception"
-        )
-
-
-@notebook
-def test_ignored_outputs_are_widgets_or_timings(path):
-    for index, cell in _code_cells(_load(path)):
-        if IGNORE not in _tags(cell):
-            continue
-        timing = any(
-            TIME_PLACEHOLDER in text for out in cell["outputs"] for text in _texts(out)
-        )
-        assert _has_widget(cell) or timing, (
-            f"{_name(path)} cell {index}: {IGNORE} on a cell that shows neither a"
-            " widget nor a timing; its output must be checked"
-        )
-
-
-@notebook
-def test_widget_cells_are_ignored_and_followed_by_a_check(path):
+def test_tags_not_markers_and_only_widgets_and_timings_unchecked(path):
+    """Tool markers are cell tags; only a widget or a timing goes unchecked, and
+    a widget cell is followed by an ordinary cell checking the function behind it."""
     cells = _code_cells(_load(path))
     for position, (index, cell) in enumerate(cells):
-        source = _source(cell)
+        where, source = f"{_name(path)} cell {index}", _source(cell)
+        found = TOOL_COMMENT.search(source)
+        assert not found, (
+            f"{where}: {found.group(0)!r}; use cell tags (nbval-ignore-output, "
+            "raises-exception, no-output) or the lint configuration in "
+            "pyproject.toml instead"
+        )
+        assert not {"nbval-skip", "nbval-check-output"} & set(_tags(cell)), (
+            f"{where}: every output is checked; tag errors raises-exception"
+        )
+        texts = [text for out in cell["outputs"] for text in _texts(out)]
+        timing = any(TIME_PLACEHOLDER in text for text in texts)
+        assert IGNORE not in _tags(cell) or _has_widget(cell) or timing, (
+            f"{where}: {IGNORE} on a cell that shows neither a widget nor a "
+            "timing; its output must be checked"
+        )
         if not (_has_widget(cell) or re.search(r"\binteract(ive)?\(", source)):
             continue
-        assert IGNORE in _tags(cell), f"{_name(path)} cell {index}: widget, no {IGNORE}"
+        assert IGNORE in _tags(cell), f"{where}: widget, no {IGNORE}"
         assert position + 1 < len(cells), f"{_name(path)}: widget cell is the last"
         _, check = cells[position + 1]
         assert IGNORE not in _tags(check) and not _has_widget(check), (
-            f"{_name(path)} cell {index}: the cell after a widget must be an ordinary"
-            " cell that checks the function behind it"
+            f"{where}: the cell after a widget must be an ordinary cell that "
+            "checks the function behind it"
         )
-        assert check["outputs"], (
-            f"{_name(path)}: the check after cell {index} shows nothing"
-        )
-
-
-@notebook
-def test_pngs_carry_no_software_stamp(path):
-    for index, cell in _code_cells(_load(path)):
-        for output in cell["outputs"]:
-            data = output.get("data", {}).get("image/png")
-            if data is None:
-                continue
-            keys = _png_text_keys(base64.b64decode("".join(data)))
-            assert not keys, (
-                f"{_name(path)} cell {index}: PNG metadata {keys}; call"
-                " posenc_lib.figures.style.setup_notebook() in the Setup cell"
-            )
+        assert check["outputs"], f"{_name(path)}: the check after {where} shows nothing"
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=_name)
@@ -269,45 +198,23 @@ def test_chapters_link_to_previous_and_next(path):
     title = next(c for c in _load(path)["cells"] if c["cell_type"] == "markdown")
     links = set(LINK.findall(_source(title)))
     number = CHAPTERS.index(path)
-    neighbours = (
-        CHAPTERS[max(0, number - 1) : number] + CHAPTERS[number + 1 : number + 2]
-    )
-    for neighbour in neighbours:
-        assert neighbour.name in links, (
+    for neighbour in CHAPTERS[max(0, number - 1) : number + 2]:
+        assert neighbour == path or neighbour.name in links, (
             f"{_name(path)}: the title cell does not link to {neighbour.name}"
         )
 
 
 @notebook
-def test_links_to_notebooks_point_to_existing_files(path):
-    for cell in _load(path)["cells"]:
-        if cell["cell_type"] != "markdown":
-            continue
-        for target in LINK.findall(_source(cell)):
-            assert (path.parent / target).exists(), (
-                f"{_name(path)}: broken link {target}"
-            )
-
-
-SOURCE_LINK = re.compile(r"\]\((\.\./[^)\s#]+)(?:#[^)]*)?\)")  # out of notebooks/
-
-
-def _lab_root():
-    """The folder ``make lab`` serves (its ``--ServerApp.root_dir``)."""
+def test_links_open_a_file_that_make_lab_serves(path):
+    """A link to a notebook or to the library's source names a file in the
+    folder ``make lab`` serves (its ``--ServerApp.root_dir``)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    found = re.findall(r"--ServerApp\.root_dir=(\S+)", makefile)
-    assert len(found) == 1, found
-    return (ROOT / found[0]).resolve()
-
-
-@notebook
-def test_links_out_of_notebooks_open_in_the_served_lab(path):
-    """A link to the library's source names a file that ``make lab`` serves."""
-    root = _lab_root()
+    (root,) = re.findall(r"--ServerApp\.root_dir=(\S+)", makefile)
+    root = (ROOT / root).resolve()
     for cell in _load(path)["cells"]:
-        if cell["cell_type"] != "markdown":
-            continue
-        for target in SOURCE_LINK.findall(_source(cell)):
+        for target in (
+            LINK.findall(_source(cell)) if cell["cell_type"] == "markdown" else []
+        ):
             resolved = (path.parent / target).resolve()
             assert resolved.is_file(), f"{_name(path)}: broken link {target}"
             assert resolved.is_relative_to(root), (
@@ -323,8 +230,6 @@ NUMBER = re.compile(
     r"|(?<![\w.,/\\-])\d{1,3}(?:,\d{3})+(?![\d,])"
     r"|(?<![\w.,/\\])\d{3,}(?![\w.,])"
 )
-
-
 TIMES = re.compile(r"<!-- times -->.*?<!-- /times -->", re.DOTALL)
 POWER_BASE = re.compile(r"\d+(?=\^)")  # 10000^{2i/d}: the formula's notation
 WORDS = "three four five six seven eight nine ten eleven twelve".split()
@@ -334,28 +239,22 @@ COUNT = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.IGNORECASE)
 
 def _shown_values(cells):
     """Every number the stored outputs of ``cells`` show, as floats."""
-    texts = [
+    text = "\n".join(
         text
         for cell in cells
         if cell["cell_type"] == "code"
         for output in cell.get("outputs", [])
         for text in _texts(output)
-    ]
-    return set(_values("\n".join(texts)))
-
-
-def _values(text):
-    """Every number in ``text`` (code or printed output), as floats."""
+    )
     tokens = re.findall(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e-?\d+)?", text)
-    return [float(token.replace(",", "")) for token in tokens]
+    return {float(token.replace(",", "")) for token in tokens}
 
 
 def _rounds_to(number, values):
     """True if one of ``values`` rounds to ``number`` as the prose writes it."""
     plain = number.replace(",", "")
     decimals = len(plain.partition(".")[2])
-    target = float(plain)
-    return any(round(value, decimals) == target for value in values)
+    return any(round(value, decimals) == float(plain) for value in values)
 
 
 def _section(cells, index):
@@ -384,19 +283,11 @@ def _unshown(cell, shown):
 @notebook
 def test_the_prose_states_only_numbers_the_outputs_show(path):
     """Change 0.1411 to 0.1511 in the prose, or "six mistakes" to "seven", and
-    this fails: no stored output of that section shows it.
-
-    A prose number (with a decimal point, or of three digits or more) or count
-    (three to twelve, in words) must be shown by a stored output of its own
-    section, the cells from its ``##`` heading to the next: what the learner
-    sees there, not a literal in some code cell. A prose number may round what
-    an output prints (0.1411 is 0.14112000806 to 4 decimals). A number the
-    lesson or the card gives is listed in the markdown cell's metadata
-    ``posenc.given``; the base of a power in a formula (``10000^{2i/d}``) is
-    notation.
-    """
-    nb = _load(path)
-    cells, missing = nb["cells"], []
+    this fails: a prose number (with a decimal point, or of three digits or more;
+    it may round what an output prints) or count (three to twelve, in words) must
+    be shown by a stored output of its own section, or be listed in the markdown
+    cell's metadata ``posenc.given`` (a number the lesson or the card gives)."""
+    cells, missing = _load(path)["cells"], []
     for index, cell in enumerate(cells):
         if cell["cell_type"] == "markdown":
             shown = _shown_values(_section(cells, index))
@@ -420,23 +311,18 @@ COLOUR_AT = re.compile(
 )
 
 
-def _colour_claims(path):
-    """(where, colour, value) for every colour the prose or an alt text names
-    for -1, 0 or +1 of a centred scale."""
+@notebook
+def test_the_colours_the_prose_names_are_the_style_tables(path):
+    """Change the encoding's colour map in posenc_lib/figures/style.py, and this
+    fails until COLOUR_WORDS names it and the prose and alt texts say its colours."""
+    claims = []
     for index, cell in enumerate(_load(path)["cells"]):
         texts = [_source(cell)] if cell["cell_type"] == "markdown" else []
         for output in cell.get("outputs", []):
             texts.append(output.get("metadata", {}).get("image/png", {}).get("alt", ""))
         for text in texts:
             for colour, value in COLOUR_AT.findall(" ".join(text.split())):
-                yield f"cell {index}", colour, int(value.replace("−", "-"))
-
-
-@notebook
-def test_the_colours_the_prose_names_are_the_style_tables(path):
-    """Change the encoding's colour map in posenc_lib/figures/style.py, and this
-    fails until COLOUR_WORDS names it and the prose says its colours."""
-    claims = list(_colour_claims(path))
+                claims.append((f"cell {index}", colour, int(value.replace("−", "-"))))
     if not claims:
         return
     words = colour_words("encoding")  # a message if the map has no words yet

@@ -1,15 +1,12 @@
-"""How scripts/setup_env.py makes an environment, on any learner's machine.
-
-The installer it picks (uv, or pip after a notice), an old Python refused before
-anything is created, a ``.venv`` of another Python made again, and Windows'
-``Scripts\\`` layout. The locks themselves: test_environment.py.
+"""How scripts/setup_env.py makes an environment on any learner's machine: uv, or
+pip after a notice; an old Python refused before anything is created; a ``.venv``
+of another Python made again; Windows' ``Scripts\\``. The locks: test_environment.py.
 """
 
 import ast
 import shutil
 import subprocess
 import sys
-from pathlib import PurePosixPath, PureWindowsPath
 
 import pytest
 from setup_env_script import ROOT, SCRIPT, setup_env
@@ -137,19 +134,17 @@ def runs(monkeypatch):
     return commands
 
 
-def test_a_venv_of_another_python_is_made_again(tmp_path, runs, capsys):
-    venv = _fake_venv(tmp_path / ".venv", "3.9")
+@pytest.mark.parametrize("python", ["3.9", THIS_PYTHON], ids=["other", "this"])
+def test_a_venv_of_another_python_is_made_again_one_of_this_reused(
+    tmp_path, runs, capsys, python
+):
+    venv = _fake_venv(tmp_path / ".venv", python)
     assert setup_env.ensure_venv(venv) == venv / "bin" / "python"
-    assert runs == [(sys.executable, "-m", "venv", str(venv))]
-    assert not (venv / "marker").exists()
+    again = python != THIS_PYTHON
+    assert runs == ([(sys.executable, "-m", "venv", str(venv))] if again else [])
+    assert (venv / "marker").exists() != again
     said = f"{venv} was made by Python 3.9, not {THIS_PYTHON}: making it again.\n"
-    assert capsys.readouterr().out == said
-
-
-def test_a_venv_of_this_python_is_reused(tmp_path, runs):
-    venv = _fake_venv(tmp_path / ".venv", THIS_PYTHON)
-    assert setup_env.ensure_venv(venv) == venv / "bin" / "python"
-    assert runs == [] and (venv / "marker").exists()
+    assert capsys.readouterr().out == (said if again else "")
 
 
 def test_a_folder_that_is_no_venv_is_left_alone(tmp_path, runs):
@@ -176,23 +171,8 @@ def test_the_python_of_a_venv_is_read_from_pyvenv_cfg(tmp_path, config, version)
 # --- Windows -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("venv", "os_name", "expected"),
-    [
-        (PureWindowsPath(r"C:\course\.venv"), "nt", r"C:\course\.venv\Scripts\uv.exe"),
-        (
-            PurePosixPath("/home/me/course/.venv"),
-            "posix",
-            "/home/me/course/.venv/bin/uv",
-        ),
-    ],
-    ids=["windows", "posix"],
-)
-def test_programs_are_found_where_venv_puts_them(venv, os_name, expected):
-    assert str(setup_env.program(venv, "uv", os_name)) == expected
-
-
 def test_a_windows_venv_is_reused_and_its_uv_found(tmp_path, runs, monkeypatch):
+    """Its programs are in Scripts\\ (a POSIX venv's in bin/: the tests above)."""
     monkeypatch.setattr(setup_env, "OS_NAME", "nt")
     monkeypatch.delenv("POSENC_NO_UV", raising=False)
     venv = _fake_venv(tmp_path / ".venv", THIS_PYTHON, "Scripts", "python.exe")
@@ -230,28 +210,25 @@ def no_bwrap_path(tmp_path):
     return bin_
 
 
-def _install_browser(path, sudo_ok):
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize("sudo_ok", [True, False], ids=["sudo", "sudo-asks"])
+def test_bubblewrap_comes_through_sudo_or_the_user_is_told_what_to_run(
+    no_bwrap_path, sudo_ok
+):
+    """scripts/install_browser.sh (make test's browser-deps): passwordless sudo
+    installs bubblewrap; a sudo that asks a password gets the command to run."""
     script = ROOT / "scripts" / "install_browser.sh"
-    env = {"PATH": str(path), "SUDO_OK": "1" if sudo_ok else "0"}
-    return subprocess.run(
+    env = {"PATH": str(no_bwrap_path), "SUDO_OK": "1" if sudo_ok else "0"}
+    done = subprocess.run(
         [shutil.which("bash"), str(script)], env=env, capture_output=True, text=True
     )
-
-
-@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
-def test_a_user_with_passwordless_sudo_gets_bubblewrap_through_sudo(no_bwrap_path):
-    done = _install_browser(no_bwrap_path, sudo_ok=True)
     assert done.returncode == 0, done.stderr
     calls = (no_bwrap_path.parent / "calls").read_text().splitlines()
     assert calls[0] == "sudo -n true"
-    assert calls[-1].startswith("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get")
-    assert " apt-get install -y -qq " in calls[-1] and calls[-1].endswith("bubblewrap")
-
-
-@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
-def test_a_user_whose_sudo_asks_a_password_is_told_what_to_run(no_bwrap_path):
-    done = _install_browser(no_bwrap_path, sudo_ok=False)
-    assert done.returncode == 0
-    assert "'sudo apt-get install -y" in done.stderr and "bubblewrap" in done.stderr
-    calls = (no_bwrap_path.parent / "calls").read_text().splitlines()
-    assert calls == ["sudo -n true"]  # asked, never installed
+    if sudo_ok:
+        assert calls[-1].startswith("sudo -n env DEBIAN_FRONTEND=noninteractive")
+        assert " apt-get install -y -qq " in calls[-1]
+        assert calls[-1].endswith("bubblewrap")
+    else:
+        assert "'sudo apt-get install -y" in done.stderr and "bubblewrap" in done.stderr
+        assert calls == ["sudo -n true"]  # asked, never installed

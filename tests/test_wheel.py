@@ -1,8 +1,5 @@
-"""The library as a user installs it: built into a wheel, in a fresh environment.
-
-The course's own environments install it editable, which finds every module
-in the source tree; only a built wheel shows what ``pip install`` would get.
-"""
+"""The library as a user installs it: a wheel built from the committed sources, in a
+fresh environment (the course's editable install finds every module in the tree)."""
 
 import os
 import re
@@ -26,8 +23,7 @@ def _run(*command, **kwargs):
 
 
 def _copy_committed(target, *paths):
-    """Copy the committed files under ``paths`` (setuptools would otherwise reuse
-    the clone's build/ folder, stale modules and all)."""
+    """Copy the committed files under ``paths`` (not the clone's build/ folder)."""
     files = _run("git", "ls-files", *paths, cwd=ROOT).stdout.split()
     for name in files:
         (target / name).parent.mkdir(parents=True, exist_ok=True)
@@ -99,21 +95,10 @@ def test_each_wheel_carries_its_spdx_licence_and_licence_file(built, package, li
 
 
 def test_the_wheel_holds_every_module_of_the_library(wheel):
-    source = {
-        path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "posenc_lib").rglob("*.py")
-    }
+    """(Its static files: page_assets() reads them in the fresh environment.)"""
+    source = {p.relative_to(ROOT).as_posix() for p in ROOT.glob("posenc_lib/**/*.py")}
     with zipfile.ZipFile(wheel) as archive:
-        packed = {name for name in archive.namelist() if name.endswith(".py")}
-    assert packed == source
-
-
-def test_the_wheel_holds_the_module_the_explorers_are_drawn_with(wheel):
-    static = ROOT / "posenc_lib" / "figures" / "static"
-    source = {p.relative_to(ROOT).as_posix() for p in static.iterdir()}
-    assert {"posenc_lib/figures/static/explorer.js"} <= source
-    with zipfile.ZipFile(wheel) as archive:
-        assert source <= set(archive.namelist())
+        assert {name for name in archive.namelist() if name.endswith(".py")} == source
 
 
 def _install(python, requirement):
@@ -151,17 +136,12 @@ def test_the_wheel_installs_and_imports_in_a_fresh_environment(wheel, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def _tag_install_command():
-    """docs/other-machines.md's pip command that installs the course from a tag."""
+def test_a_learner_installs_library_and_jupyterlab_from_a_git_tag(tmp_path):
+    """docs/other-machines.md's ``pip install "posenc-lib[course] @
+    git+$COURSE@vX.Y.Z"``, with a clone of this repository as ``$COURSE``."""
     text = (ROOT / "docs" / "other-machines.md").read_text()
     (line,) = [line for line in text.splitlines() if "@ git+$COURSE@v" in line]
-    return line.split("#")[0].strip()
-
-
-def test_a_learner_installs_library_and_jupyterlab_from_a_git_tag(tmp_path):
-    """The documented ``pip install "posenc-lib[course] @ git+$COURSE@vX.Y.Z"``,
-    with a clone of this repository (its committed state) as ``$COURSE``."""
-    command = _tag_install_command()
+    command = line.split("#")[0].strip()
     tag = "v" + re.search(r'^version = "(.+)"', PYPROJECT.read_text(), re.M)[1]
     assert command.startswith("pip install ") and command.endswith(f'@{tag}"')
     clone = tmp_path / "course"

@@ -1,16 +1,12 @@
 """The offline web edition (`make site`), built once and read in headless Chromium.
 
 Every page is opened from the file system (as a learner opens ``site/index.html``)
-and a few from a static web server on 127.0.0.1, with every request outside this
+and a few from a static web server on 127.0.0.1, with every request off this
 machine blocked and counted: no page may need one. The static sliders are moved
-with the keyboard (the same steps as in JupyterLab) and what they show is
-compared with posenc_lib.
+with the keyboard, as in JupyterLab, and what they show is compared with posenc_lib.
 """
 
 import functools
-import importlib
-import importlib.util
-import pkgutil
 import re
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -30,8 +26,6 @@ from pages import (
 )
 from posenc_tools import build_site
 
-import posenc_lib
-
 REPO = Path(__file__).resolve().parents[2]
 
 MAX_BYTES = 15_000_000  # the issue: the whole site weighs less than 15 MB
@@ -40,21 +34,11 @@ WIDGET_REPRS = ("PositionExplorer(", "PairCircleExplorer(", "VBox(children")
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
 
 
-def find_in_posenc_lib(name):
-    """``name`` from whichever module of posenc_lib defines it (modules move)."""
-    for info in pkgutil.walk_packages(posenc_lib.__path__, "posenc_lib."):
-        if info.name.endswith("__main__"):
-            continue
-        found = getattr(importlib.import_module(info.name), name, None)
-        if found is not None and getattr(found, "__module__", None) == info.name:
-            return found
-    raise LookupError(f"nothing called {name} in posenc_lib")
-
-
 @pytest.fixture(scope="module")
 def http_site(site):
     """A static web server for the site on a free loopback port (a thread)."""
-    handler = functools.partial(_QuietHandler, directory=str(site[0]))
+    quiet = type("Quiet", (SimpleHTTPRequestHandler,), {"log_message": lambda *_: None})
+    handler = functools.partial(quiet, directory=str(site[0]))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -65,11 +49,6 @@ def http_site(site):
         server.server_close()
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 def _html_pages(root):
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
 
@@ -78,7 +57,9 @@ def _html_pages(root):
 
 
 @pytest.mark.slow  # builds the site
-def test_site_has_every_notebook_and_weighs_little(site, latency_report):
+def test_site_has_every_notebook_weighs_little_and_needs_no_cdn(site, latency_report):
+    """A page per notebook (and index.html), under 15 MB in all; no widget repr,
+    test marker, script or style sheet from a CDN, or link to a notebook left."""
     root, pages = site
     size = build_site.site_size(root)
     latency_report(f"make site: {len(pages)} pages, {size / 1e6:.1f} MB")
@@ -90,18 +71,12 @@ def test_site_has_every_notebook_and_weighs_little(site, latency_report):
     )
     assert sorted(p.href for p in pages) == notebooks
     assert _html_pages(root) == sorted([*notebooks, "index.html"])
-
-
-@pytest.mark.slow  # builds the site
-def test_pages_show_no_widget_repr_no_cdn_and_no_notebook_links(site):
-    root = site[0]
     for name in _html_pages(root):
         text = (root / name).read_text(encoding="utf-8")
         assert not [r for r in WIDGET_REPRS if r in text], name
         assert "NBVAL_" not in text, name
-        assert (
-            re.findall(r'<(?:script|link)[^>]+(?:src|href)="(?:https?:)?//', text) == []
-        )
+        cdn = r'<(?:script|link)[^>]+(?:src|href)="(?:https?:)?//'
+        assert re.findall(cdn, text) == [], name
         assert re.findall(r'href="(?![a-z]+:)[^"]*\.ipynb', text) == [], name
         assert text.count('class="posenc-nav ') == 2, name
 
@@ -171,11 +146,6 @@ def _has_math(root, name):
     return any(c.cell_type == "markdown" and "$" in c.source for c in cells)
 
 
-def _local_target(link):
-    """The file a ``file://`` link points to (without its #anchor)."""
-    return Path(unquote(urlparse(link).path))
-
-
 @pytest.mark.browser
 def test_every_page_from_the_file_system_offline(site, page):
     root = site[0]
@@ -183,11 +153,12 @@ def test_every_page_from_the_file_system_offline(site, page):
     broken = []
     for name in _html_pages(root):
         links = _check_page(page, (root / name).as_uri(), _has_math(root, name))
-        for link in links:
-            if urlparse(link).scheme != "file":
-                continue
-            if not _local_target(link).is_file():
-                broken.append(f"{name} -> {link}")
+        files = [link for link in links if urlparse(link).scheme == "file"]
+        broken += [
+            f"{name} -> {link}"
+            for link in files
+            if not Path(unquote(urlparse(link).path)).is_file()  # no #anchor
+        ]
     assert broken == []
     assert seen["outside"] == [], "the site must need nothing from the internet"
     assert seen["errors"] == []
@@ -226,18 +197,17 @@ def test_static_explorer_follows_the_keyboard(site, page, tmp_path, latency_repo
 
 
 @pytest.mark.browser
-def test_static_sliders_of_chapter_02(site, page, latency_report):
+@pytest.mark.parametrize(
+    ("name", "selector", "drive"),
+    [
+        ("02_sinusoidal_encoding.html", ".posenc-position", drive_position_explorer),
+        ("04_why_sines.html", ".posenc-pair-circle", drive_pair_circle),
+    ],
+    ids=["02-position", "04-pair-circle"],
+)
+def test_static_sliders_of_the_chapters(
+    site, page, latency_report, name, selector, drive
+):
     seen = _watch(page)
-    root = _open_widget(page, site, "02_sinusoidal_encoding.html", ".posenc-position")
-    drive_position_explorer(page, root, latency_report, "site")
-    text = page.inner_text("main")
-    assert "need a running kernel" not in text and "needs a running" not in text
-    assert seen["outside"] == [] and seen["errors"] == []
-
-
-@pytest.mark.browser
-def test_static_pair_circle_of_chapter_03(site, page, latency_report):
-    seen = _watch(page)
-    root = _open_widget(page, site, "04_why_sines.html", ".posenc-pair-circle")
-    drive_pair_circle(page, root, latency_report, "site")
+    drive(page, _open_widget(page, site, name, selector), latency_report, "site")
     assert seen["outside"] == [] and seen["errors"] == []

@@ -1,36 +1,14 @@
 """The lecture's slides (`make slides`) in a browser with every outside request cut.
 
-Builds the slides once into a temporary folder (reveal.js, MathJax, require.js
-and jQuery from the npm registry, cached in build/slides-cache; the course's web
-edition beside them in ``site/``), opens the page from disk at 1920 x 1080 and
-at 1024 x 768 (a 4:3 projector), checks that the page chose the canvas for the
-window (16:9, 1366 x 768, and 4:3, 1024 x 768), presses the right arrow key
-until nothing changes and, in every state (each slide, each fragment), checks:
-
-- no visible text renders below 16 px on the screen: prose, code, outputs,
-  tables, math, the slide number, the explorer's labels, readouts and SVG text
-  (computed font size times the element's on-screen / layout width; SVG text
-  times its screen CTM scale), and the figures' text (the font sizes of each
-  figure, measured by re-drawing the lecture's figures, times the image's
-  shown / natural width);
-- nothing is cut off: every visible text lies inside the window, no code or
-  output scrolls sideways, and every element shown lies inside its frame (an
-  element of a cell inside the cell's box, a cell inside the canvas);
-- no state is one paragraph alone on an empty canvas: one cell shown alone
-  fills at least :data:`MIN_FILL` of the canvas's height (a prompt shows with
-  the code that answers it, its output one key press later);
-- math is typeset (no raw ``$...$``);
-- each figure has loaded, is not cut off and spans at least 75% of the 4:3
-  slide's width, 60% of the 16:9 one (a widget's still image keeps its own
-  size);
-- **predict, then reveal**: when a "Predict" prompt first appears, nothing of
-  the slide after it is shown yet, and the next key press shows what follows.
-
-Over the whole run: no request leaves the machine, no local file is missing
-(a 404 on ``file://``), the console shows no error, and every link of the
-slides opens a file that exists beside them (the site's pages).
-
-A slider hands the keys back to the slides on Escape or on a click beside it.
+Built once (tests/browser/conftest.py), opened from disk at 1920 x 1080 and at
+1024 x 768 (a 4:3 projector); the right arrow is pressed until nothing changes,
+and every state (each slide, each fragment) is checked: no text under 16 px on
+the screen (the figures' text too, measured by re-drawing the lecture), nothing
+cut off or out of its frame, no lone paragraph on an empty canvas, math typeset,
+figures loaded and wide enough, and a "Predict" prompt's answer shown one key
+press later. Over the whole run: no request leaves the machine, no file is
+missing, no console error, every link opens a file beside the slides. A slider
+hands the keys back to the slides on Escape or on a click beside it.
 """
 
 import contextlib
@@ -60,17 +38,16 @@ CANVAS = {
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-def _module(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
+# The state on the screen: the markdown and figures shown, the predict prompts;
+# every visible text of the slide (and the slide number) at its size on the
+# screen (its font size times the scale between layout and screen: reveal.js
+# scales its canvas to the window, SVG text also by its viewBox), and whether it
+# lies inside the window (hidden: later fragments, speaker notes, MathJax's
+# assistive MathML, clipped to 1 px); how much of the canvas's height the state
+# fills, how many cells it shows, and every element shown that is not inside its
+# frame (an element inside a cell against the cell's box, a cell the canvas's).
 _STATE_JS = """
 () => {
-  const texts = TEXTS;
-  const frames = FRAMES;
   const slide = document.querySelector('.reveal .slides > section.present');
   // a cell is shown once its fragment is: the answer to a prompt
   const shown = el => !el.closest('.fragment:not(.visible)');
@@ -87,11 +64,13 @@ _STATE_JS = """
   const markdown = cells.filter(shown)
     .flatMap(c => [...c.querySelectorAll('.jp-RenderedMarkdown')])
     .map(m => m.innerText).join('\\n');
-  const width = document.querySelector('.reveal .slides').getBoundingClientRect().width;
+  const canvas = document.querySelector('.reveal .slides');  // the one it chose
+  const frame = canvas.getBoundingClientRect();
   const images = [...slide.querySelectorAll('img')].filter(shown).map(img => {
     const box = img.getBoundingClientRect();
     return {src: img.getAttribute('src'), complete: img.complete,
-            natural: img.naturalWidth, shown: box.width, of_slide: box.width / width,
+            natural: img.naturalWidth, shown: box.width,
+            of_slide: box.width / frame.width,
             inside: box.left >= 0 && box.right <= innerWidth + 1 &&
                     box.top >= 0 && box.bottom <= innerHeight + 1};
   });
@@ -101,21 +80,6 @@ _STATE_JS = """
     .map(([i, c]) => ({index: i, text: c.innerText.slice(0, 60),
                        shown: cellsShown[i],
                        after: cellsShown.slice(i + 1)}));
-  return {number: document.querySelector('.slide-number').innerText.trim(),
-          markdown, images, prompts, ...texts(slide, seen), ...frames(slide, seen),
-          math: slide.querySelectorAll('.MathJax_CHTML, .mjx-chtml').length,
-          hasTex: /\\$[^$]+\\$/.test(markdown)};
-}
-"""
-
-# Every visible text of the slide (and the slide number) as it renders on the
-# screen: its font size times the scale between layout and screen (reveal.js
-# scales its canvas to the window; SVG text also by its viewBox), and whether
-# its box lies inside the window. Hidden: later fragments, speaker notes,
-# MathJax's assistive MathML (for screen readers, clipped to 1 px).
-_TEXTS_JS = """
-(slide, shown) => {
-  const hidden = el => !shown(el) || el.closest('aside.notes, .MJX_Assistive_MathML');
   const scale = el => {
     if (el instanceof SVGElement) {
       const m = el.getScreenCTM();
@@ -126,19 +90,23 @@ _TEXTS_JS = """
       box = box.parentElement;
     return box.getBoundingClientRect().width / box.offsetWidth;
   };
-  const found = [], outside = [];
-  const roots = [slide, document.querySelector('.reveal .slide-number')];
-  for (const root of roots) {
+  const found = [], outside = [], boxes = [], filled = new Set(), over = [];
+  for (const root of [slide, document.querySelector('.reveal .slide-number')]) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement, text = node.textContent.trim();
-      if (!text || hidden(el)) continue;
-      const style = getComputedStyle(el);
-      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      if (!text || el.closest('aside.notes')) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
       const box = range.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
+      if (!box.width || !box.height) continue;
+      if (root === slide && seen(el)) {
+        boxes.push(box);
+        filled.add(el.closest('.jp-Cell'));
+      }
+      const style = getComputedStyle(el);
+      if (!shown(el) || el.closest('.MJX_Assistive_MathML') ||
+          style.visibility === 'hidden' || style.display === 'none') continue;
       const px = parseFloat(style.fontSize) * scale(el);
       found.push([Math.round(px * 10) / 10, text.slice(0, 40)]);
       if (box.left < -1 || box.top < -1 || box.right > innerWidth + 1 ||
@@ -149,119 +117,74 @@ _TEXTS_JS = """
   const scrolls = [...slide.querySelectorAll('pre')].filter(
     pre => shown(pre) && pre.scrollWidth > pre.clientWidth + 1)
     .map(pre => pre.textContent.slice(0, 40));
-  return {smallest: found[0], outside, scrolls};
-}
-"""
-# How much of the canvas the state fills, how many cells it shows, and every
-# element shown that is not inside its frame: an element inside a cell against
-# the cell's box, a cell against the canvas.
-_FRAMES_JS = """
-(slide, seen) => {
-  const canvas = document.querySelector('.reveal .slides').getBoundingClientRect();
-  const boxes = [], cells = new Set(), over = [];
-  const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    if (!node.textContent.trim() || !seen(el) || el.closest('aside.notes')) continue;
-    const range = document.createRange();
-    range.selectNodeContents(node);
-    const box = range.getBoundingClientRect();
-    if (box.width && box.height) { boxes.push(box); cells.add(el.closest('.jp-Cell')); }
-  }
   for (const el of slide.querySelectorAll(':not(section)')) {  // a section: a frame
     if (!seen(el) || el.closest('aside.notes, .MJX_Assistive_MathML')) continue;
     const box = el.getBoundingClientRect();
     const hidden = getComputedStyle(el).visibility === 'hidden';
     if (!box.width || !box.height || hidden) continue;
-    if (el.matches('img, svg')) { boxes.push(box); cells.add(el.closest('.jp-Cell')); }
+    if (el.matches('img, svg')) { boxes.push(box); filled.add(el.closest('.jp-Cell')); }
     const cell = el.closest('.jp-Cell');
-    const frame = cell && cell !== el ? cell.getBoundingClientRect() : canvas;
-    if (box.left < frame.left - 1 || box.right > frame.right + 1 ||
-        box.top < frame.top - 1 || box.bottom > frame.bottom + 1)
+    const outer = cell && cell !== el ? cell.getBoundingClientRect() : frame;
+    if (box.left < outer.left - 1 || box.right > outer.right + 1 ||
+        box.top < outer.top - 1 || box.bottom > outer.bottom + 1)
       over.push([el.tagName, String(el.className.baseVal ?? el.className),
-        Math.round(Math.max(frame.left - box.left, box.right - frame.right,
-                            frame.top - box.top, box.bottom - frame.bottom))]);
+        Math.round(Math.max(outer.left - box.left, box.right - outer.right,
+                            outer.top - box.top, box.bottom - outer.bottom))]);
   }
-  const top = Math.min(...boxes.map(b => b.top));
-  const bottom = Math.max(...boxes.map(b => b.bottom));
-  return {fill: (bottom - top) / canvas.height, cells: cells.size, over};
+  const layout = [...document.documentElement.classList]
+    .filter(c => /^posenc-\\d+x\\d+$/.test(c)).join(' ');
+  return {number: document.querySelector('.slide-number').innerText.trim(),
+          canvas: [layout, parseFloat(canvas.style.width),
+                   parseFloat(canvas.style.height)],
+          markdown, images, prompts, smallest: found[0], outside, scrolls,
+          fill: (Math.max(...boxes.map(b => b.bottom)) -
+                 Math.min(...boxes.map(b => b.top))) / frame.height,
+          cells: filled.size, over, hasTex: /\\$[^$]+\\$/.test(markdown)};
 }
 """
-_STATE_JS = _STATE_JS.replace("TEXTS", _TEXTS_JS.strip()).replace(
-    "FRAMES", _FRAMES_JS.strip()
-)
 
 
-def _widget_stills():
-    """The PNGs (base64) that stand for a widget on the slides (the explorer is
-    embedded live, so none of the lecture's widgets needs one today)."""
-    figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
+def _lecture_pngs():
+    """``({png: (smallest_px, largest_px)}, {png standing for a widget})``: the
+    text sizes of the lecture's figures, and the still images of its widgets
+    (none today: the explorer is embedded live); PNGs as base64."""
+    path = ROOT / "tests" / "lecture_figures.py"
+    spec = importlib.util.spec_from_file_location("lecture_figures", path)
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
     lecture = nbformat.read(figures.LECTURE, as_version=4)
-    return {
-        output["data"]["image/png"].strip()
-        for cell in lecture.cells
-        if cell.cell_type == "code"
-        for output in cell.outputs
-        if WIDGET_MIME in output.get("data", {}) and "image/png" in output["data"]
-    }
-
-
-def _png_text_sizes():
-    """``{png base64: (smallest_px, largest_px)}`` of the lecture's figures."""
-    figures = _module("lecture_figures", ROOT / "tests" / "lecture_figures.py")
-    lecture = nbformat.read(figures.LECTURE, as_version=4)
-    pngs = [
-        output["data"]["image/png"]
+    data = [
+        output["data"]
         for cell in lecture.cells
         if cell.cell_type == "code"
         for output in cell.outputs
         if "image/png" in output.get("data", {})
     ]
     sizes = figures.figure_text_sizes()
-    assert len(sizes) == len(pngs)
-    return {png.strip(): size[:2] for png, size in zip(pngs, sizes, strict=True)}
+    assert len(sizes) == len(data)
+    stills = {d["image/png"].strip() for d in data if WIDGET_MIME in d}
+    pngs = [d["image/png"].strip() for d in data]
+    return {png: size[:2] for png, size in zip(pngs, sizes, strict=True)}, stills
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_slides_offline_every_slide(
     browser, slides, viewport, tmp_path, latency_report
 ):
-    sizes, stills = _png_text_sizes(), _widget_stills()
+    sizes, stills = _lecture_pngs()
     width, height = viewport
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    outside, failed, errors = [], [], []
-
-    def offline(route):  # nothing may come from outside this folder
-        if urlparse(route.request.url).scheme in ("file", "data", "blob"):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    page.on("requestfailed", lambda request: failed.append(request.url))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: message.type == "error" and errors.append(message.text),
-    )
-    try:
-        page.route("**/*", offline)
-        page.goto(slides.as_uri())
-        page.locator(".reveal.ready").wait_for()
-        assert _canvas(page) == CANVAS[viewport], "the canvas for this window"
+    with offline_slides(browser, slides, width, height) as (page, watched):
         run = _step_through(page, tmp_path, sizes, stills)
         hrefs = page.evaluate(
             "() => [...document.querySelectorAll('.reveal a[href]')].map(a => a.href)"
         )
-    finally:
-        context.close()
+    assert run["canvases"] == {CANVAS[viewport]}, "the canvas for this window"
     seen = run["seen"]
     total = int(seen[-1].split("/")[1])
     assert [int(n.split("/")[0]) for n in seen] == list(range(1, total + 1))
-    assert outside == [], "the slides must need nothing from the internet"
-    assert failed == [], "files missing beside the slides"
-    assert errors == [], "errors in the browser console"
+    assert watched["outside"] == [], "the slides must need nothing from the internet"
+    assert watched["failed"] == [], "files missing beside the slides"
+    assert watched["errors"] == [], "errors in the browser console"
     _check_links(hrefs, slides)
     smallest = min(run["smallest"])
     latency_report(
@@ -283,39 +206,38 @@ def test_slides_offline_every_slide(
     print(f"screenshots: {tmp_path}")
 
 
-def _canvas(page):
-    """``(layout class, width, height)`` of the canvas the slides chose."""
-    return tuple(
-        page.evaluate(
-            """() => {
-              const slides = document.querySelector('.reveal .slides');
-              const layout = [...document.documentElement.classList]
-                .filter(c => /^posenc-\\d+x\\d+$/.test(c));
-              return [layout.join(' '), parseFloat(slides.style.width),
-                      parseFloat(slides.style.height)];
-            }"""
-        )
-    )
-
-
-def offline_only(route):
-    """A Playwright route handler: files go through, the internet is cut."""
+def offline_only(route, outside=None):
+    """A Playwright route handler: files go through, the internet is cut (and
+    its URLs appended to ``outside``)."""
     if urlparse(route.request.url).scheme in ("file", "data", "blob"):
         route.continue_()
     else:
+        if outside is not None:
+            outside.append(route.request.url)
         route.abort()
 
 
 @contextlib.contextmanager
 def offline_slides(browser, slides, width, height):
-    """A page of its own showing the slides from disk, offline, at this size."""
+    """``(page, watched)``: a page of its own showing the slides from disk,
+    offline, at this size; ``watched`` lists the requests cut (``outside``), the
+    files missing (``failed``) and the console's errors."""
     context = browser.new_context(viewport={"width": width, "height": height})
+    watched = {"outside": [], "failed": [], "errors": []}
     try:
         page = context.new_page()
-        page.route("**/*", offline_only)
+        page.on("requestfailed", lambda request: watched["failed"].append(request.url))
+        page.on("pageerror", lambda error: watched["errors"].append(str(error)))
+        page.on(
+            "console",
+            lambda message: (
+                message.type == "error" and watched["errors"].append(message.text)
+            ),
+        )
+        page.route("**/*", lambda route: offline_only(route, watched["outside"]))
         page.goto(slides.as_uri())
         page.locator(".reveal.ready").wait_for()
-        yield page
+        yield page, watched
     finally:
         context.close()
 
@@ -351,19 +273,18 @@ def _step_through(page, tmp_path, sizes, stills):
     page.evaluate("() => MathJax.Hub.Queue(() => { window.__typeset = true; })")
     page.wait_for_function("() => window.__typeset === true")
     run = {"seen": [], "screen_px": [], "widths": [], "stills": [], "states": 0}
+    run["canvases"] = set()
     run["smallest"] = []  # (px, slide number, text) of each state's smallest text
     run["prompts"] = 0
     run["fill"] = []  # (share of the canvas's height, cells shown, slide number)
     shown_images, key, before = set(), None, None
-    while True:
-        now = settled_state(page)
-        if now == key:
-            break  # the right arrow did nothing: the last slide
+    while (now := settled_state(page)) != key:  # the arrow did nothing: the end
         key = now
         page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")  # rerender
         state = page.evaluate(_STATE_JS)
         number = state["number"].replace("\n", "").replace(" ", "")
         run["states"] += 1
+        run["canvases"].add(tuple(state["canvas"]))
         page.screenshot(path=str(tmp_path / f"state-{run['states']:02d}.png"))
         if not run["seen"] or run["seen"][-1] != number:
             run["seen"].append(number)
@@ -414,28 +335,6 @@ def _check_prompts(number, state, before):
     return revealed
 
 
-def test_after_dragging_a_slider_the_keys_move_the_slides(browser, slides):
-    """The explorer's slide: a slider clicked with the mouse does not keep the
-    right arrow (or a clicker's PageDown) from moving to the next slide."""
-    with offline_slides(browser, slides, 1024, 768) as page:
-        index = page.evaluate(
-            """() => [...document.querySelectorAll('.reveal .slides > section')]
-              .findIndex(s => s.querySelector('.posenc-lecture'))"""
-        )
-        page.evaluate(f"() => {{ location.hash = '#/{index}'; }}")
-        present = page.locator(".reveal section.present input[data-name=offset]")
-        slider = present.element_handle()  # stays this slider once the slide moves
-        before = settled_state(page)
-        slider.click()  # the lecturer drags Δ
-        value = slider.input_value()
-        for key in ("ArrowRight", "PageDown"):
-            page.keyboard.press(key)
-            after = settled_state(page)
-            assert after != before, f"{key} stayed on the explorer's slide"
-            before = after
-        assert slider.input_value() == value, "the keys moved the slider"
-
-
 def _explorer_slide(page):
     """Go to the explorer's slide; its ``Δ`` slider (an element handle, which
     stays this slider once the slides move on)."""
@@ -453,29 +352,36 @@ def _focused_slider(page):
     return page.evaluate("() => document.activeElement.matches('input[type=range]')")
 
 
-def test_escape_or_a_click_beside_hands_the_keys_back_from_a_slider(browser, slides):
-    """A slider reached with Tab keeps the arrow keys; Escape (without opening
-    reveal.js's overview), or a click beside the sliders, gives them back to the
-    slides, and then the right arrow and a clicker's PageDown move on."""
-    with offline_slides(browser, slides, 1024, 768) as page:
-        slider = _explorer_slide(page)
-        for hand_back in ("Escape", "click"):
-            slider.focus()  # as Tab leaves it
-            before, value = settled_state(page), slider.input_value()
-            page.keyboard.press("ArrowRight")
-            assert slider.input_value() != value, "a focused slider takes the keys"
-            assert settled_state(page) == before
-            if hand_back == "Escape":
-                page.keyboard.press("Escape")
-            else:
-                page.locator(".reveal section.present h2").click()
-            assert not _focused_slider(page), f"{hand_back} kept the slider focused"
-            assert page.evaluate(
-                "() => !document.querySelector('.reveal').classList.contains("
-                "'overview')"
-            ), f"{hand_back} opened the overview"
-            value = slider.input_value()
-            page.keyboard.press("PageDown" if hand_back == "click" else "ArrowRight")
-            assert settled_state(page) != before, f"the keys after {hand_back}"
-            assert slider.input_value() == value, "the keys moved the slider"
+def test_a_slider_hands_the_keys_back_to_the_slides(browser, slides):
+    """On the explorer's slide, a slider dragged with the mouse leaves the keys
+    to the slides; one reached with Tab keeps the arrow keys until Escape
+    (without opening reveal.js's overview) or a click beside the sliders. Then
+    the right arrow and a clicker's PageDown move on, and not the slider."""
+    with offline_slides(browser, slides, 1024, 768) as (page, _):
+        for hand_back in ("drag", "Escape", "click"):
             slider = _explorer_slide(page)
+            before = settled_state(page)
+            if hand_back == "drag":
+                slider.click()
+            else:
+                slider.focus()  # as Tab leaves it
+                value = slider.input_value()
+                page.keyboard.press("ArrowRight")
+                assert slider.input_value() != value, "a focused slider takes keys"
+                assert settled_state(page) == before
+                if hand_back == "Escape":
+                    page.keyboard.press("Escape")
+                else:
+                    page.locator(".reveal section.present h2").click()
+                assert not _focused_slider(page), f"{hand_back} kept the focus"
+                assert page.evaluate(
+                    "() => !document.querySelector('.reveal').classList.contains("
+                    "'overview')"
+                ), f"{hand_back} opened the overview"
+            value = slider.input_value()
+            for key in ("ArrowRight", "PageDown"):
+                page.keyboard.press(key)
+                after = settled_state(page)
+                assert after != before, f"{key} after {hand_back}"
+                before = after
+            assert slider.input_value() == value, "the keys moved the slider"

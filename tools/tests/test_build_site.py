@@ -1,16 +1,11 @@
-"""posenc_tools.build_site: pages in course order, widget cells found and embedded
-with their state, links rewritten, and the sliders' numbers equal to posenc_lib's.
+"""posenc_tools.build_site's pieces without a build (no npm, no MathJax): pages in
+course order, widget cells embedded with their state, links rewritten, outputs
+sanitised. The whole site is built once by ``tests/browser/test_site.py``."""
 
-The whole site is built once by ``tests/browser/test_site.py``; these tests check
-the pieces without a build (no npm, no MathJax).
-"""
-
-import importlib
-import importlib.util
 import inspect
 import json
-import pkgutil
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -19,96 +14,68 @@ import numpy as np
 import pytest
 from posenc_tools import ROOT, build_site
 
-import posenc_lib
-
 WIDGET = build_site.WIDGET_MIME
+COURSE = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 
 
-def find_in_posenc_lib(name):
-    """``name`` from whichever module of posenc_lib defines it (modules move)."""
-    for info in pkgutil.walk_packages(posenc_lib.__path__, "posenc_lib."):
-        if info.name.endswith("__main__"):
-            continue
-        module = importlib.import_module(info.name)
-        found = getattr(module, name, None)
-        if found is not None and getattr(found, "__module__", None) == info.name:
-            return found
-    raise LookupError(f"nothing called {name} in posenc_lib")
-
-
-def _defaults(function):
-    return {
-        name: p.default
-        for name, p in inspect.signature(function).parameters.items()
-        if p.default is not inspect.Parameter.empty
-    }
-
-
-# ---------------------------------------------------------------- widgets
-
-
-@pytest.mark.parametrize(
-    ("kind", "names"),
-    [
-        ("position", ["position_explorer", "PositionExplorer"]),
-        ("pair-circle", ["PairCircleExplorer"]),
-        ("lecture", ["explorer", "Explorer"]),
-    ],
-    ids=["position", "pair-circle", "lecture"],
-)
-def test_widget_defaults_are_the_widget_classes_defaults(kind, names):
-    expected = build_site.WIDGETS[kind]["defaults"]
-    for name in names:
-        defaults = _defaults(find_in_posenc_lib(name))
-        shared = set(defaults) & set(expected)
+@pytest.mark.parametrize("kind", sorted(build_site.WIDGETS))
+def test_widget_defaults_are_the_widget_classes_defaults(kind):
+    """Each name a notebook calls, next to the class in posenc_lib, takes
+    WIDGETS' defaults and its positional arguments in WIDGETS' order."""
+    widget = build_site.WIDGETS[kind]
+    for name in widget["calls"]:
+        made = getattr(sys.modules[widget["class"].__module__], name)
+        params = inspect.signature(made).parameters
+        defaults = {k: p.default for k, p in params.items() if p.default is not p.empty}
+        shared = defaults.keys() & widget["defaults"].keys()
         assert shared, f"{name} shares no argument with WIDGETS[{kind!r}]"
-        assert {k: defaults[k] for k in shared} == {k: expected[k] for k in shared}
-    params = build_site.WIDGETS[kind]["params"]
-    signature = list(inspect.signature(find_in_posenc_lib(names[-1])).parameters)
-    assert signature[: len(params)] == list(params), "positional order"
+        assert {k: defaults[k] for k in shared} == {
+            k: widget["defaults"][k] for k in shared
+        }
+        assert list(params)[: len(widget["params"])] == list(widget["params"]), name
 
 
-def _widget_cells():
-    """``(notebook, source, text repr)`` of every widget output in the course."""
-    cells = []
-    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
-        for cell in nbformat.read(path, as_version=4).cells:
-            for output in cell.get("outputs", []):
-                if WIDGET in output.get("data", {}):
-                    name = path.relative_to(ROOT / "notebooks").as_posix()
-                    cells.append((name, cell.source, output.data["text/plain"]))
-    return cells
+@pytest.fixture(scope="module")
+def course():
+    """``[(path, specs, notebook)]``: every notebook of the course, prepared as
+    the site shows it (``prepare`` stops at a stored repr its code does not make)."""
+    prepared = []
+    for path in COURSE:
+        notebook = nbformat.read(path, as_version=4)
+        prepared.append((path, build_site.prepare(notebook), notebook))
+    return prepared
 
 
-def test_every_widget_of_the_course_gets_a_static_counterpart():
-    cells = _widget_cells()
-    assert len(cells) >= 3, "the chapters 02 and 03 and the explorer have sliders"
-    unknown = [(name, src) for name, src, text in cells if not _kind(src, text)]
-    assert unknown == [], "widgets the site would show as a 'needs a kernel' note"
-
-
-def _kind(source, text):
-    return build_site.widget_spec(source, text)["kind"]
+def test_every_widget_of_the_course_is_embedded_with_its_state(course):
+    specs = [spec for _, found, _ in course for spec in found]
+    assert len(specs) >= 3, "the chapters 02 and 04 and the explorer have sliders"
+    assert sorted({spec["kind"] for spec in specs}) == [
+        "lecture",
+        "pair-circle",
+        "position",
+    ]
+    pages = [
+        "".join(output.get("data", {}).get("text/html", ""))
+        for _, _, notebook in course
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+    ]
+    notes = [page for page in pages if build_site.NEEDS_KERNEL in page]
+    assert notes == [], "widgets the site would show as a 'needs a kernel' note"
+    states = [_embedded_state(page) for page in pages if "posenc-widget+json" in page]
+    cmap = next(state["cmap"] for state in states if state["kind"] == "lecture")
+    rgb = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in cmap])
+    assert rgb[0, 2] > rgb[0, 0] and rgb[-1, 0] > rgb[-1, 2]  # blue, then red
+    assert rgb[len(rgb) // 2].min() > 200  # near white in the middle
 
 
 @pytest.mark.parametrize(
     ("source", "text", "expected"),
     [
         (
-            "# NBVAL_IGNORE_OUTPUT\nexplorer = position_explorer(pos=1, d_model=8)\n"
-            "explorer",
-            "PositionExplorer(pos=1, d_model=8)",
-            {"kind": "position", "pos": 1, "d_model": 8, "max_pos": 50},
-        ),
-        (
             "circle = PairCircleExplorer(offset=3, d_model=d_model, pair=1)\ncircle",
             "PairCircleExplorer(offset=3, d_model=16)",
             {"kind": "pair-circle", "offset": 3, "d_model": 16, "pair": 1},
-        ),
-        (
-            "explorer(pos=3, d_model=8, offset=2)",
-            "Explorer(pos=3, d_model=8, offset=2, pair=0)",
-            {"kind": "lecture", "pos": 3, "d_model": 8, "offset": 2, "pair": 0},
         ),
         (
             "app = explorer(4, 12, max_pos=30)\napp",
@@ -122,9 +89,11 @@ def _kind(source, text):
         ),
         ("interact(f, x=3)", "interactive(children=(IntSlider(...", {"kind": None}),
     ],
-    ids=["ch02", "ch03-variable", "lecture", "positional", "moved-module", "unknown"],
+    ids=["ch04-variable", "positional", "moved-module", "unknown"],
 )
 def test_widget_spec(source, text, expected):
+    """(The course's own cells: test_every_widget_of_the_course_is_embedded, where
+    each stored repr must be what the spec makes.)"""
     spec = build_site.widget_spec(source, text)
     assert {k: spec[k] for k in expected} == expected
 
@@ -150,88 +119,38 @@ def _embedded_state(html):
     return json.loads(found.group(1).replace("<\\/", "</"))
 
 
-def test_prepare_embeds_the_widget_with_its_module_and_hides_the_test_marker():
+def test_prepare_embeds_each_widget_hides_the_test_marker_and_one_module():
     notebook = _widget_notebook(
         "# NBVAL_IGNORE_OUTPUT\nposition_explorer(pos=2, d_model=6)",
         "PositionExplorer(pos=2, d_model=6)",
     )
-    specs = build_site.prepare(notebook)
-    cell = notebook.cells[0]
-    assert cell.source == "position_explorer(pos=2, d_model=6)"
-    assert [s["kind"] for s in specs] == ["position"]
-    page = cell.outputs[0].data["text/html"]
-    assert set(cell.outputs[0].data) == {"text/html"}, "no widget view, no repr"
-    assert "window.POSENC_WIDGET_MODULE = " in page  # the module, inline
-    assert "export default { render }" in page
-    state = _embedded_state(page)
-    assert (state["kind"], state["pos"], state["d_model"]) == ("position", 2, 6)
-    assert (state["max_pos"], state["max_d_model"]) == (50, 64)
-
-
-def test_only_the_first_widget_of_a_page_carries_the_module():
-    notebook = _widget_notebook(
-        "position_explorer()", "PositionExplorer(pos=1, d_model=8)"
-    )
     lecture = "Explorer(pos=1, d_model=8, offset=2, pair=0)"
     notebook.cells.append(_widget_notebook("explorer()", lecture).cells[0])
-    build_site.embed_widgets(notebook)
-    pages = [cell.outputs[0].data["text/html"] for cell in notebook.cells]
-    assert ["POSENC_WIDGET_MODULE" in page for page in pages] == [True, False]
+    specs = build_site.prepare(notebook)
+    assert notebook.cells[0].source == "position_explorer(pos=2, d_model=6)"
+    assert [s["kind"] for s in specs] == ["position", "lecture"]
+    data = [cell.outputs[0].data for cell in notebook.cells]
+    assert [set(d) for d in data] == [{"text/html"}] * 2, "no widget view, no repr"
+    pages = [d["text/html"] for d in data]
+    # the module, inline, on the first widget of a page only
+    assert ["window.POSENC_WIDGET_MODULE = " in page for page in pages] == [1, 0]
+    assert "export default { render }" in pages[0]
+    state = _embedded_state(pages[0])
+    assert (state["kind"], state["pos"], state["d_model"]) == ("position", 2, 6)
+    assert (state["max_pos"], state["max_d_model"]) == (50, 64)
     assert _embedded_state(pages[1])["kind"] == "lecture"
 
 
-def test_prepare_shows_a_note_for_a_widget_it_cannot_make_static():
+@pytest.mark.parametrize("png", [None, "iVBORw0KGgo=\n"], ids=["bare", "figure"])
+def test_a_widget_it_cannot_make_static_shows_a_note_and_its_figure(png):
     notebook = _widget_notebook("interact(f, x=3)", "interactive(children=(...))")
+    if png:
+        notebook.cells[0].outputs[0].data["image/png"] = png
     assert build_site.prepare(notebook) == []
     shown = notebook.cells[0].outputs[0].data
-    assert shown == {"text/html": build_site.NEEDS_KERNEL}
-
-
-def test_an_unknown_widget_with_a_stored_figure_shows_the_figure():
-    notebook = _widget_notebook("interact(f, x=3)", "interactive(children=(...))")
-    notebook.cells[0].outputs[0].data["image/png"] = "iVBORw0KGgo=\n"
-    build_site.prepare(notebook)
-    shown = notebook.cells[0].outputs[0].data["text/html"]
-    assert shown.startswith('<img src="data:image/png;base64,iVBORw0KGgo="')
-    assert shown.endswith(build_site.NEEDS_KERNEL)
-
-
-# ---------------------------------------------------------------- the numbers
-
-
-def _course_states():
-    """``{kind: state}`` of the widgets the course's notebooks embed."""
-    states = {}
-    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        notebook = nbformat.read(path, as_version=4)
-        build_site.embed_widgets(notebook)
-        for cell in notebook.cells:
-            for output in cell.get("outputs", []):
-                page = output.get("data", {}).get("text/html", "")
-                if "posenc-widget+json" in page:
-                    state = _embedded_state(page)
-                    states.setdefault(state["kind"], state)
-    return states
-
-
-@pytest.fixture(scope="module")
-def states():
-    return _course_states()
-
-
-def test_every_kind_of_widget_is_embedded(states):
-    assert sorted(states) == ["lecture", "pair-circle", "position"]
-
-
-# The numbers the module draws, for every d_model: tests/browser/
-# test_explorer_numbers.py.
-
-
-def test_colour_map_runs_blue_to_white_to_red(states):
-    cmap = states["lecture"]["cmap"]
-    rgb = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in cmap])
-    assert rgb[0, 2] > rgb[0, 0] and rgb[-1, 0] > rgb[-1, 2]  # blue, then red
-    assert rgb[len(cmap) // 2].min() > 200  # near white in the middle
+    figure = '<img src="data:image/png;base64,iVBORw0KGgo="' if png else ""
+    assert set(shown) == {"text/html"} and shown["text/html"].startswith(figure)
+    assert shown["text/html"].endswith(build_site.NEEDS_KERNEL)
 
 
 # ---------------------------------------------------------------- pages, links
@@ -271,14 +190,6 @@ def test_a_link_to_a_source_file_is_copied_into_the_site(tmp_path):
         build_site.copy_linked_sources(gone, page, out, notebooks)
 
 
-def test_the_course_s_links_to_source_files_exist():
-    for page in build_site.course_pages():
-        source = (build_site.NOTEBOOKS / page.source).read_text(encoding="utf-8")
-        for link in re.findall(r"\]\(([^)#:]+\.py)\)", source):
-            target = (build_site.NOTEBOOKS / page.source).parent / link
-            assert target.resolve().is_file(), (page.source, link)
-
-
 def _notebook(path, title, text=""):
     path.parent.mkdir(parents=True, exist_ok=True)
     nb = nbformat.v4.new_notebook()
@@ -286,7 +197,10 @@ def _notebook(path, title, text=""):
     nbformat.write(nb, path)
 
 
-def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
+def test_course_order_sub_folders_under_their_chapter_and_the_nav_bar(tmp_path):
+    """Index first; a sub-folder's page under the chapter that names it, else the
+    one of its file name or number, else the index. The bar links previous,
+    next, the index and the pages below; a page below links back up."""
     _notebook(tmp_path / "lecture.ipynb", "Lecture")
     _notebook(tmp_path / "01_a.ipynb", "01 · A")
     _notebook(tmp_path / "course_index.ipynb", "Index")
@@ -296,8 +210,13 @@ def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
     _notebook(tmp_path / "solutions" / "02_other.ipynb", "Solution B")
     _notebook(tmp_path / "extra" / "notes.ipynb", "Notes")
     pages = build_site.course_pages(tmp_path)
-    chapters = [p.href for p in pages if p.parent is None]
-    assert chapters == ["course_index.html", "01_a.html", "02_b.html", "lecture.html"]
+    chapters = [p for p in pages if p.parent is None]
+    assert [p.href for p in chapters] == [
+        "course_index.html",
+        "01_a.html",
+        "02_b.html",
+        "lecture.html",
+    ]
     parents = {p.href: p.parent.href for p in pages if p.parent is not None}
     assert parents == {
         "answers/01_a.html": "01_a.html",  # same file name
@@ -307,26 +226,17 @@ def test_course_order_index_first_and_sub_folders_under_their_chapter(tmp_path):
     }
     assert pages[2].title == "02 · B x_y"
     assert [p.title for p in pages[4:6]] == ["answers: Answers A", "answers: Key"]
-
-
-def test_nav_bar_links_previous_index_next_and_the_pages_below(tmp_path):
-    _notebook(tmp_path / "00_index.ipynb", "Index")
-    _notebook(tmp_path / "01_a.ipynb", "A")
-    _notebook(tmp_path / "02_b.ipynb", "B")
-    _notebook(tmp_path / "solutions" / "01_a.ipynb", "Solution A")
-    pages = build_site.course_pages(tmp_path)
-    chapters = [p for p in pages if p.parent is None]
     links = re.findall(
         r'href="([^"]+)"(?: rel="(\w+)")?', build_site.nav_bar(pages[1], chapters)
     )
     assert links == [
-        ("00_index.html", "prev"),
+        ("course_index.html", "prev"),
         ("02_b.html", "next"),
-        ("00_index.html", "index"),
-        ("solutions/01_a.html", ""),
+        ("course_index.html", "index"),
+        ("answers/01_a.html", ""),
     ]
-    below = re.findall(r'href="([^"]+)"', build_site.nav_bar(pages[3], chapters))
-    assert below == ["../01_a.html", "../00_index.html"]
+    below = re.findall(r'href="([^"]+)"', build_site.nav_bar(pages[4], chapters))
+    assert below == ["../01_a.html", "../course_index.html"]
 
 
 def test_a_tampered_mathjax_tarball_is_refused_and_removed(tmp_path):
@@ -356,11 +266,6 @@ def test_a_stored_widget_repr_that_its_code_does_not_make_stops_the_build():
     )
     with pytest.raises(ValueError, match="never edit stored outputs"):
         build_site.prepare(notebook)
-
-
-def test_every_stored_widget_repr_is_what_its_code_makes():
-    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
-        build_site.prepare(nbformat.read(path, as_version=4))  # raises if not
 
 
 PLANTED = (
@@ -420,7 +325,7 @@ def _html_outputs(notebook):
 
 def test_sanitizing_keeps_every_tag_style_and_word_of_the_course_s_own_outputs():
     seen = 0
-    for path in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+    for path in COURSE:
         notebook = nbformat.read(path, as_version=4)
         before = _html_outputs(notebook)
         build_site.sanitize_outputs(notebook)

@@ -10,9 +10,8 @@ new_markdown, new_code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cel
 
 
 def test_the_rates_are_the_fit_of_the_readings():
-    """Refitted from readings.csv, never set by hand: every rate >= 0, and each
-    reader's stopwatch path within 6% of the rule's (the fit's error per reader,
-    printed by ``python -m posenc_tools.chapter_times --fit``)."""
+    """Refitted from readings.csv, never set by hand: every rate >= 0, each
+    reader's total within 6% of the rule's (``chapter_times --fit`` prints it)."""
     counts, spent, readers = readings()
     assert RATES == fit(counts, spent)
     assert all(rate >= 0 for rate in RATES.values())
@@ -24,15 +23,15 @@ def test_the_rates_are_the_fit_of_the_readings():
 
 
 def test_the_rule_prices_what_took_the_readers_longest():
-    """A derivation, a new term and a line written from scratch each cost more
-    than reading a sentence of 15 words; writing pos_encoding (5 lines) more than
-    lookup (1 line)."""
+    """A derivation, a new term, a line written each cost more than 15 words."""
     sentence = minutes(words=15, code_cells=0, predictions=0, tasks=0)
     for name in ("derivations", "new_terms", "lines_written"):
         assert RATES[name] > 15 * RATES["words"], name
     base = {"words": 83, "code_cells": 2, "predictions": 0, "tasks": 1}
     assert minutes(**base, lines_written=5) > minutes(**base, lines_written=1)
     assert sentence <= 1
+    with pytest.raises(TypeError, match="knows no \\['pages'\\]"):
+        minutes(**base, pages=2)
 
 
 def test_fit_recovers_known_rates_and_keeps_them_non_negative():
@@ -76,11 +75,6 @@ def test_sections_count_marks_tags_and_solutions():
     assert not found["Extra (optional)"][0] and found["Setup"][0]
     assert found["Summary"][2] == 2 * chapter_times.MINUTES_PER_EXERCISE
     assert all(not core for _, core, *_ in sections(nb, "06"))  # an optional chapter
-
-
-def test_minutes_names_a_count_it_does_not_know():
-    with pytest.raises(TypeError, match="knows no \\['pages'\\]"):
-        minutes(words=1, code_cells=0, predictions=0, tasks=0, pages=2)
 
 
 def test_the_times_written_in_the_course_are_the_rules():

@@ -99,23 +99,15 @@ def test_two_runs_write_the_same_bytes(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_failing_notebook_is_reported_and_left_untouched(tmp_path):
-    path = tmp_path / "bad.ipynb"
-    nbformat.write(
-        nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 / 0")]), path
-    )
-    before = path.read_bytes()
-    assert run_notebooks.main([str(path)]) == 1
-    assert path.read_bytes() == before
-
-
-@pytest.mark.slow
-def test_notebooks_run_in_parallel_report_in_order(tmp_path, capsys):
+def test_a_failing_notebook_is_reported_left_untouched_and_in_order(tmp_path, capsys):
+    """Alone, and among others run in parallel (reports in the order given)."""
     good, bad = tmp_path / "a_good.ipynb", tmp_path / "b_bad.ipynb"
     for path, source in ((good, "print(6 * 7)"), (bad, "1 / 0")):
         cell = nbformat.v4.new_code_cell(source)
         nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
     before = bad.read_bytes()
+    assert run_notebooks.main([str(bad)]) == 1
+    assert bad.read_bytes() == before and "FAILED" in capsys.readouterr().err
     assert run_notebooks.main([str(good), str(bad), "--jobs", "2"]) == 1
     assert nbformat.read(good, as_version=4).cells[0].outputs[0]["text"] == "42\n"
     assert bad.read_bytes() == before  # a failing notebook is left untouched
@@ -128,17 +120,6 @@ def test_a_bad_jobs_value_is_a_clear_error(capsys):
     with pytest.raises(SystemExit):
         run_notebooks.main(["--jobs", "0"])
     assert "--jobs == 0, must be an integer >= 1" in capsys.readouterr().err
-
-
-def _clone(folder):
-    """The parts of this checkout that run_notebooks.py needs, copied to ``folder``."""
-    root = run_notebooks.ROOT
-    for part in ("tools", "posenc_lib"):
-        shutil.copytree(
-            root / part, folder / part, ignore=shutil.ignore_patterns("__pycache__")
-        )
-    (folder / "notebooks").mkdir()
-    return folder
 
 
 def _run_script(clone, *args):
@@ -157,7 +138,11 @@ def _run_script(clone, *args):
 @pytest.mark.slow
 def test_a_clone_at_another_path_is_up_to_date(tmp_path):
     """A traceback through the library names no folder of the machine it ran on."""
-    first = _clone(tmp_path / "first")
+    first = tmp_path / "first"
+    for part in ("tools", "posenc_lib"):  # what run_notebooks.py needs
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(run_notebooks.ROOT / part, first / part, ignore=ignore)
+    (first / "notebooks").mkdir()
     nb = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell("from posenc_lib import pos_encoding")]
     )
