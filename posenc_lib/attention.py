@@ -1,23 +1,11 @@
 r"""A tiny self-attention layer, learned positions and RoPE, for chapter 06.
 
-Single-head self-attention on a sequence ``x`` of shape ``(n, d_model)``:
-
-.. math::
-
-    Q = x W_q,\quad K = x W_k,\quad V = x W_v,\qquad
-    \mathrm{out} = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_{head}}}\Big) V.
-
-Shuffling the rows of ``x`` shuffles the rows of ``out`` (*permutation
-equivariance*); adding ``PE`` to ``x`` breaks that symmetry, and so do a
-*learned* table (:class:`LearnedPositions`) and *RoPE* [2]_, which turns each
-pair of the queries and keys by ``pos * frequency``: the score ``rope(q, m) .
-rope(k, n)`` depends on ``n - m`` only.
-
-References
-----------
-.. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017.
-.. [2] J. Su et al., "RoFormer: Enhanced Transformer with Rotary Position
-   Embedding", 2021, arXiv:2104.09864.
+Single-head self-attention on ``x``, ``(n, d_model)``, is ``softmax(Q K^T /
+sqrt(d_head)) V`` with ``Q, K, V = x W_q, x W_k, x W_v``. Shuffling the rows of
+``x`` shuffles the output's (*permutation equivariance*); adding ``PE`` breaks
+that, and so do a *learned* table (:class:`LearnedPositions`) and *RoPE* (J. Su
+et al., RoFormer, arXiv:2104.09864), which turns each pair of the queries and
+keys by ``pos * frequency``: ``rope(q, m) . rope(k, n)`` depends on ``n - m``.
 """
 
 from typing import NamedTuple
@@ -153,8 +141,8 @@ def self_attention(x, head, *, positions=None):
 
 
 def permutation_gap(layer, x, perm):
-    """``max |layer(x[perm]) - layer(x)[perm]|``: zero (up to rounding) when
-    shuffling the rows of ``x``, ``(n, d)``, only shuffles the output rows.
+    """``max |layer(x[perm]) - layer(x)[perm]|``: zero when shuffling the rows of
+    ``x``, ``(n, d)``, only shuffles the output rows.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 r"""The sinusoidal layouts real code uses, and how they map to the lesson's.
 
-Every library below computes the same sines and cosines of ``pos * w_i``; they
-differ in where each number goes and, for one family, in the frequencies:
+Each computes sines and cosines of ``pos * w_i``; they differ in where each
+number goes and, for one family, in the frequencies:
 
 ================== ==================================== ===========================
 convention         row for position ``p``               frequencies ``w_i``
@@ -18,13 +18,9 @@ The first three hold the same numbers in another column order
 ``concat`` table of the larger base ``base ** (m / (m - 1))``, ``m = d / 2``
 (:func:`tensor2tensor_base`).
 
-References
-----------
-.. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5.
-.. [2] tensor2tensor, ``common_attention.get_timing_signal_1d``.
-.. [3] J. Ho et al., "Denoising Diffusion Probabilistic Models", 2020 (its
-   timestep embedding: tensor2tensor's); P. Dhariwal and A. Nichol, "Diffusion
-   Models Beat GANs on Image Synthesis", 2021 (guided-diffusion: cos-first).
+:data:`USED_BY` names the code that uses each (tensor2tensor's
+``get_timing_signal_1d``; DDPM's timestep embedding is tensor2tensor's,
+guided-diffusion's cos-first).
 """
 
 import math

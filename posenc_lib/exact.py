@@ -5,19 +5,13 @@ with the formula as written; from position ``2**12`` on, or from ``2**12`` rows
 on (tables no chapter draws), it hands over to :func:`sinusoidal_table`: the
 same numbers, exact and, for a run of positions, faster.
 
-Exact angles (Dekker's error-free product [1]_)
-    The float64 quotient ``angle = pos / divisor`` is rounded (by 6e-8 at
-    position 1e9). With Veltkamp's split into 26-bit halves, ``angle * divisor
-    == p + e`` exactly, so ``r = ((pos - p) - e) / divisor`` is the remainder to
-    a relative 1e-16, and :func:`sin_cos` turns by it: every value is within
-    1e-15 of the exact one, for positions up to ``2**53`` and bases up to 1e100.
-
-Rotation blocks
-    Seen as ``sin + 1j * cos``, a pair at position ``b + j`` is ``-1j *
-    rotor(b) * rotor(j)``. A run is cut into blocks of about ``6 * sqrt(n)``
-    rows whose first rows and steps are exact, so every other row is one complex
-    product of exact numbers and no error builds up. Scratch memory stays a few
-    percent of the table.
+*Exact angles*: the float64 quotient ``angle = pos / divisor`` is rounded (by
+6e-8 at position 1e9); Dekker's error-free product [1]_ gives ``angle * divisor
+== p + e`` exactly, and :func:`sin_cos` turns by the remainder ``((pos - p) - e)
+/ divisor``: within 1e-15 for positions up to ``2**53``, bases up to 1e100.
+*Rotation blocks*: as ``sin + 1j * cos``, position ``b + j`` is ``-1j * rotor(b)
+* rotor(j)``; a run is cut into blocks of about ``6 * sqrt(n)`` rows whose first
+rows and steps are exact, so no error builds up, in a few percent of scratch.
 
 References
 ----------

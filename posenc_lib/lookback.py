@@ -2,14 +2,9 @@ r"""A tiny attention layer that learns to look 3 tokens back, trained in plain n
 
 At each position ``p >= lag`` of a random sequence, predict the token at ``p -
 lag`` from ``x_p = table[token_p] + PE[p]`` (a fixed random table; no ``PE`` if
-``positions=False``) with one causal attention head and an output matrix:
-
-.. math::
-
-    w_{p,q} = \operatorname{softmax}_{q \le p}
-    \frac{(x_p W_Q) \cdot (x_q W_K)}{\sqrt{d_{head}}}, \qquad
-    \mathrm{logits}_p = \Big(\sum_{q \le p} w_{p,q}\, x_q W_V\Big) W_O.
-
+``positions=False``): one causal head weighs ``w[p, q] = softmax over q <= p of
+(x_p W_Q) . (x_q W_K) / sqrt(d_head)``, and ``logits_p = (sum_q w[p, q] x_q W_V)
+W_O``.
 :func:`train` lowers the cross-entropy with Adam and the hand-written gradients
 of :func:`loss_and_grads`, from one seed: two runs agree bit for bit.
 """
@@ -216,8 +211,8 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
 
 
 def evaluate(model, tokens):
-    """``(accuracy, attention, guess)`` on ``tokens``: ``guess[s, p]``, the highest
-    logit's token, is right at a share ``accuracy`` of the positions ``p >= lag``;
+    """``(accuracy, attention, guess)`` on ``tokens``: the highest logit's token
+    ``guess[s, p]`` is right at a share ``accuracy`` of the positions ``p >= lag``;
     ``attention[p, q]`` is key q's mean weight for p.
 
     Examples

@@ -19,9 +19,7 @@ and more, :mod:`posenc_lib.exact` computes the same numbers without rounding
 ``pos / divisor``. Either way every value is within 1e-12 of the exact one, up
 to position ``2**53`` (docs/ranges.md).
 
-References
-----------
-.. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5.
+(A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5.)
 """
 
 import numpy as np

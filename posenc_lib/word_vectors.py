@@ -7,10 +7,8 @@ lowers the mean of ``-log p`` over the corpus's (centre, context) pairs. Two
 words seen between the same neighbours must predict the same distribution, so
 their rows end up pointing the same way.
 
-References
-----------
-.. [1] T. Mikolov et al., "Efficient Estimation of Word Representations in
-       Vector Space", 2013 (the skip-gram model).
+.. [1] T. Mikolov et al., "Efficient Estimation of Word Representations in Vector
+   Space", 2013.
 """
 
 import numpy as np

@@ -11,6 +11,7 @@ rounding ``EPS`` of the operations after it. Then the refusals, and the sizes.
 
 import re
 import tracemalloc
+from functools import partial
 
 import mpmath
 import numpy as np
@@ -26,11 +27,12 @@ from posenc_lib import (
     identify_encoding,
     lookup,
     offset_similarity,
-    pos_encoding,
     rotation_matrix,
     similarity,
     sinusoidal_positions,
 )
+from posenc_lib import properties as props
+from posenc_lib import word_vectors as wv
 from posenc_lib.attention import (
     AttentionHead,
     LearnedPositions,
@@ -47,22 +49,7 @@ from posenc_lib.embedding import row_cosines
 from posenc_lib.exact import takes_over
 from posenc_lib.lookback import evaluate, train
 from posenc_lib.positional import _divisors
-from posenc_lib.properties import (
-    diagonal_spread,
-    min_distance,
-    min_row_distance,
-    pair_angle_gaps,
-    pair_turns,
-    property_report,
-    rotation_error,
-    shift_map_error,
-    table_of,
-)
-from posenc_lib.word_vectors import (
-    cosine_similarity,
-    project_2d,
-    train_word_vectors,
-)
+from posenc_lib.properties import min_distance, pair_angle_gaps
 
 BOUND = 1e-12  # the promise of sinusoidal_positions, at any accepted position
 EXACT = 1e-15  # one sine or cosine of posenc_lib.exact against the exact angle
@@ -278,7 +265,6 @@ REFUSED = [  # (call, error, the message's start)
     (lambda: rope_score(V, V, 2**53, 0), ValueError, f"m == {2**53}, must be "),
     (lambda: similarity(-(10**5000), 0, 4), ValueError, "p == -100000000000...(5001 "),
     (lambda: encoding_table(T2T, [1], 4, base=1e300), ValueError, "base == 1e+300, m"),
-    (lambda: table_of(pos_encoding, 10**6, 2), ValueError, "n_positions == 1000000, "),
     (
         lambda: encoding_table(T2T, [1], 4, base=1e100),
         ValueError,
@@ -297,14 +283,19 @@ def test_refusals_name_the_argument(call, error, message):
 
 # -- sizes: every array a function builds, refused from the arguments first -------
 
-LIMIT = "more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES)."
+LIMIT = re.escape(
+    "more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES)."
+)
 N, WIDE = np.broadcast_to(0, (10**7,)), np.broadcast_to(1.0, (10**3,))  # no memory
 ZEROS = np.broadcast_to(0, (10**5,))
 BYTES = np.broadcast_to(np.int8(1), (6000, 6000))  # 34 MiB; 275 MiB as float64
 LONG = np.broadcast_to(np.int8(1), (2, 2**24 + 2))  # 32 MiB; 256 MiB + as float64
 WIDE_HEAD = AttentionHead(*[np.broadcast_to(0.0, (2, 2**22))] * 3)  # d_head 2**22
 COPY = "would give a float64 copy of shape"
-ROW, IDS = np.zeros((1, 10**4)), "token_ids and table would give the result of shape"
+ROWS, ROW, Z = np.zeros((2, 2**14)), np.zeros((1, 2**14)), np.zeros((30_000, 2))
+TALL, TOKENS = np.broadcast_to(0.0, (2**25 + 2, 1)), np.zeros((64, 12), int)
+IDS = "token_ids and table would give the result of shape"
+ANGLES = "positions and d_model would give the angles of shape (4000, 16384)"
 
 
 def _wide_lookback():
@@ -314,94 +305,51 @@ def _wide_lookback():
     return model._replace(weights=weights)
 
 
-SIZES = {  # name: (call, the refusal's start), each "... would give"
-    "exact.sin_cos": (
-        lambda: exact.sin_cos(N, WIDE),
-        "positions and divisors would give sines and cosines of shape (10000000, 1000)",
+PS_WIDE = partial(position_scores, np.ones(2), np.ones(2), WIDE_HEAD, method="add")
+SIZES = [  # (call, the refusal's start, whether check_array first scans the input)
+    (lambda: exact.sin_cos(N, WIDE), "positions and divisors would give sines", 0),
+    (lambda: exact.sinusoidal_table(N, WIDE, np.float32), "positions and divisors", 0),
+    (lambda: sinusoidal_positions(range(4000), 2**15, dtype=np.float16), ANGLES, 0),
+    (lambda: frequencies(2**40), "d_model would give the frequencies of shape (5", 0),
+    (lambda: props.property_report(Z), "table would give table @ ta", 0),
+    (lambda: props.min_row_distance(Z), "table would give distances of", 0),
+    (lambda: props.rotation_error(ROWS, 1), "table would give the rotatio", 0),
+    (
+        lambda: props.shift_map_error(ROWS, 1),
+        "table would give the fitted matrix of shape",
+        0,
     ),
-    "exact.sinusoidal_table": (
-        lambda: exact.sinusoidal_table(N, WIDE, np.float32),
-        "positions and divisors would give the result of shape (10000000, 2000)",
-    ),
-    "float16-angles": (
-        lambda: sinusoidal_positions(range(4000), 2**15, dtype=np.float16),
-        "positions and d_model would give the angles of shape (4000, 16384)",
-    ),
-    "frequencies": (lambda: frequencies(2**40), "d_model would give the frequencies"),
-    "property_report": (
-        lambda: property_report(np.zeros((30_000, 2))),
-        "table would give table @ table.T of shape (30000, 30000), 6.71 GiB",
-    ),
-    "min_row_distance": (
-        lambda: min_row_distance(np.zeros((30_000, 2))),
-        "table would give distances of every two rows of shape (30000, 30000)",
-    ),
-    "rotation_error": (
-        lambda: rotation_error(np.zeros((2, 2**14)), 1),
-        "table would give the rotation matrix of shape (16384, 16384)",
-    ),
-    "shift_map_error": (
-        lambda: shift_map_error(np.zeros((2, 2**14)), 1),
-        "table would give the fitted matrix of shape (16384, 16384)",
-    ),
-    "pair_turns": (lambda: pair_turns(BYTES), f"matrix {COPY} (6000, 6000)"),
-    "diagonal_spread": (lambda: diagonal_spread(BYTES), f"matrix {COPY} (6000, 6000)"),
-    "lookup": (lambda: lookup(ROW, ZEROS), f"{IDS} (100000, 10000)"),
-    "encode": (lambda: encode(ROW, ZEROS), f"{IDS} (100000, 10000)"),
-    "row_cosines": (lambda: row_cosines(LONG, LONG), f"a {COPY} (2, 16777218)"),
-    "softmax": (lambda: softmax(BYTES), f"scores {COPY} (6000, 6000)"),
-    "rope": (lambda: rope(BYTES, [0] * 6000), f"x {COPY} (6000, 6000)"),
-    "rope_score": (
-        lambda: rope_score(LONG[0], LONG[1], 0, 1),
-        "q and k would give the rotated pair of shape (2, 16777218)",
-    ),
-    "self_attention": (
-        lambda: self_attention(np.zeros((100, 2)), WIDE_HEAD),
-        "x and head would give queries of shape (100, 4194304)",
-    ),
-    "position_scores": (
-        lambda: position_scores(np.ones(2), np.ones(2), WIDE_HEAD, 100, method="add"),
-        "n_positions and head would give the queries of shape (100, 4194304)",
-    ),
-    "permutation_gap": (
-        lambda: permutation_gap(abs, np.broadcast_to(0.0, (2**25 + 2, 1)), [0]),
-        "x would give x[perm] of shape (33554434, 1)",
-    ),
-    "LearnedPositions-call": (
-        lambda: LearnedPositions(1, 2**19)([0] * 600),
-        "positions would give the result of shape (600, 524288)",
-    ),
-    "lookback-hand-built-head": (
-        lambda: evaluate(_wide_lookback(), np.zeros((64, 12), int)),
-        "tokens would give the queries of shape (64, 12, 131072)",
-    ),
-    "train_word_vectors": (
-        lambda: train_word_vectors(np.zeros((1, 1024)), [(0, 0)] * 10**5),
-        "pairs and table would give a step's rows of shape (100000, 1024)",
-    ),
-    "cosine_similarity": (lambda: cosine_similarity(LONG), f"vectors {COPY} (2, 1677"),
-    "project_2d": (lambda: project_2d(LONG), f"vectors {COPY} (2, 16777218)"),
-}
-SCANS = {"pair_turns", "diagonal_spread", "row_cosines", "softmax", "rope"}
-SCANS |= {"rope_score", "self_attention", "position_scores", "permutation_gap"}
-SCANS |= {"lookback-hand-built-head", "cosine_similarity", "project_2d"}
+    (lambda: props.pair_turns(BYTES), f"matrix {COPY} (6000, 6000)", 1),
+    (lambda: props.diagonal_spread(BYTES), f"matrix {COPY} (6000, 6000)", 1),
+    (lambda: lookup(ROW, ZEROS), f"{IDS} (100000, 16384)", 0),
+    (lambda: encode(ROW, ZEROS), f"{IDS} (100000, 16384)", 0),
+    (lambda: row_cosines(LONG, LONG), f"a {COPY} (2, 16777218)", 1),
+    (lambda: softmax(BYTES), f"scores {COPY} (6000, 6000)", 1),
+    (lambda: rope(BYTES, [0] * 6000), f"x {COPY} (6000, 6000)", 1),
+    (lambda: rope_score(*LONG, 0, 1), "q and k would give the rotated pair of sha", 1),
+    (lambda: self_attention(np.zeros((100, 2)), WIDE_HEAD), "x and head would give", 1),
+    (lambda: PS_WIDE(100), "n_positions and head would give the queries of sha", 1),
+    (lambda: permutation_gap(abs, TALL, [0]), "x would give x[perm] of shape (335", 1),
+    (lambda: LearnedPositions(1, 2**19)([0] * 600), "positions would give the re", 0),
+    (lambda: evaluate(_wide_lookback(), TOKENS), "tokens would give the queries", 1),
+    (lambda: wv.train_word_vectors(ROW, [(0, 0)] * 10**5), "pairs and table", 0),
+    (lambda: wv.cosine_similarity(LONG), f"vectors {COPY} (2, 16777218)", 1),
+    (lambda: wv.project_2d(LONG), f"vectors {COPY} (2, 16777218)", 1),
+]
 
 
-@pytest.mark.parametrize("case", SIZES, ids=str)
-def test_too_large_arrays_are_refused_before_they_are_built(case):
-    """Up front: nothing near the refused array's size is allocated, only (SCANS)
+@pytest.mark.parametrize(("call", "start", "scans"), SIZES)
+def test_too_large_arrays_are_refused_before_they_are_built(call, start, scans):
+    """Up front: nothing near the refused array's size is allocated, only (scans)
     check_array's scans of a given array below 256 MiB."""
-    call, start = SIZES[case]
     tracemalloc.start()  # numpy reports its allocations to tracemalloc
     try:
-        with pytest.raises(
-            ValueError, match=f"^{re.escape(start)}.*: {re.escape(LIMIT)}$"
-        ):
+        with pytest.raises(ValueError, match=f"^{re.escape(start)}.*: {LIMIT}$"):
             call()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < (2**28 if case in SCANS else 2**24)
+    assert peak < (2**28 if scans else 2**24)
 
 
 def test_tensor2tensor_base_at_its_largest_is_accepted():

@@ -41,11 +41,8 @@ def d2l(max_len, d):
 
 
 def _position_enc(n_pos, dim):
-    """DistilBERT's and Marian's float64 angle matrix, one angle per column.
-
-    Their ``pos / np.power(10000, 2 * (j // 2) / dim)`` for every ``pos`` and
-    ``j``, as one outer division (the same float64 operations as their loops).
-    """
+    """DistilBERT's and Marian's float64 ``pos / np.power(10000, 2 * (j // 2) /
+    dim)`` for every ``pos`` and column ``j`` (their loops' operations, at once)."""
     j = np.arange(dim)
     return np.arange(n_pos)[:, None] / np.power(10000, 2 * (j // 2) / dim)[None, :]
 

