@@ -4,46 +4,25 @@
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-One module per topic (:mod:`~posenc_lib.positional` is the formula); the names
-below load with their module (numpy and the maths only) when first used, so that
-``python -m posenc_lib`` reaches its ``__main__.py`` before anything imports
-numpy (it drops the working folder from ``sys.path`` first: a learner's
-``numpy.py`` there must not replace numpy). :mod:`posenc_lib.exercise` and
-:mod:`posenc_lib.figures` (matplotlib, ipywidgets) load when imported. Grading a
-class is a course tool (``tools/posenc_tools``), outside this package.
+One module per topic (:mod:`~posenc_lib.positional` is the formula). The names
+below load with their module when first used, so that ``python -m posenc_lib``
+reaches ``__main__.py`` before anything imports numpy. :mod:`posenc_lib.exercise`
+and :mod:`posenc_lib.figures` load when imported; grading a class is a course
+tool (``tools/posenc_tools``), outside this package.
 """
 
 import importlib
 
-__all__ = [
-    "Identification",
-    "encode",
-    "encoding_table",
-    "frequencies",
-    "identify_encoding",
-    "lookup",
-    "offset_similarity",
-    "one_hot",
-    "pos_encoding",
-    "rotation_matrix",
-    "similarity",
-    "sinusoidal_positions",
-    "wavelengths",
-]
 _HOMES = {  # module -> the names of __all__ it holds
-    "conventions": ("encoding_table",),
-    "embedding": ("encode", "lookup", "one_hot"),
-    "identify": ("Identification", "identify_encoding"),
-    "positional": (
-        "frequencies",
-        "pos_encoding",
-        "rotation_matrix",
-        "sinusoidal_positions",
-        "wavelengths",
-    ),
-    "properties": ("offset_similarity", "similarity"),
+    "conventions": "encoding_table",
+    "embedding": "encode lookup one_hot",
+    "identify": "Identification identify_encoding",
+    "positional": "frequencies pos_encoding rotation_matrix sinusoidal_positions "
+    "wavelengths",
+    "properties": "offset_similarity similarity",
 }
-_HOME = {name: module for module, names in _HOMES.items() for name in names}
+_HOME = {name: module for module, names in _HOMES.items() for name in names.split()}
+__all__ = sorted(_HOME)
 
 
 def __getattr__(name):

@@ -1,10 +1,8 @@
 """``posenc`` (or ``python -m posenc_lib``): the course's command line.
 
-``posenc run FILE`` runs the exercise's command scripts, for learners
-(:mod:`posenc_lib.exercise.cli`). ``posenc grade SUBMISSION... --out DIR`` grades
-a class's exercise notebooks, for lecturers: the grader is one of the course's
-tools (``tools/``, installed by ``make lab``), offered as the entry point
-``grade`` of the group ``posenc.commands``, not part of this package.
+``posenc run FILE`` runs the exercise's command scripts (for learners);
+``posenc grade SUBMISSION... --out DIR`` grades a class (for lecturers) with the
+course's tools, the entry point ``grade`` of the group ``posenc.commands``.
 """
 
 import os
@@ -25,18 +23,8 @@ __all__ = ["main"]
 
 
 def main(argv=None):
-    """Run the command line; return the exit status.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments after the program name; default ``sys.argv[1:]``.
-
-    Returns
-    -------
-    int
-        ``posenc run``: as :func:`posenc_lib.exercise.cli.run_main`, 0 when
-        every line ran; ``posenc grade``: as the grader says.
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the
+    exit status: ``posenc run``'s (0 when every line ran), or the grader's.
 
     Examples
     --------

@@ -1,25 +1,11 @@
 r"""A tiny self-attention layer, learned positions and RoPE, for chapter 06.
 
-Single-head self-attention on a sequence ``x`` of shape ``(n, d_model)``:
-
-.. math::
-
-    Q = x W_q,\quad K = x W_k,\quad V = x W_v,\qquad
-    \mathrm{out} = \mathrm{softmax}\!\Big(\frac{Q K^\top}{\sqrt{d_{head}}}\Big) V.
-
-Shuffling the rows of ``x`` shuffles the rows of ``out`` the same way
-(*permutation equivariance*); adding ``PE`` to ``x`` breaks that symmetry. Two
-other ways to give it positions: a *learned* table, one row per position below
-``max_len`` (:class:`LearnedPositions`); and *RoPE* (RoFormer [2]_), which
-turns each pair of the queries and keys counter-clockwise by ``pos * frequency``.
-With ``Q(p)`` that rotation, ``Q(m)^T Q(n) == Q(n - m)``: the score
-``rope(q, m) . rope(k, n)`` depends on ``n - m`` only.
-
-References
-----------
-.. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017.
-.. [2] J. Su et al., "RoFormer: Enhanced Transformer with Rotary Position
-   Embedding", 2021, arXiv:2104.09864.
+Single-head self-attention on ``x``, ``(n, d_model)``, is ``softmax(Q K^T /
+sqrt(d_head)) V`` with ``Q, K, V = x W_q, x W_k, x W_v``. Shuffling the rows of
+``x`` shuffles the output's (*permutation equivariance*); adding ``PE`` breaks
+that, and so do a *learned* table (:class:`LearnedPositions`) and *RoPE* (J. Su
+et al., RoFormer, arXiv:2104.09864), which turns each pair of the queries and
+keys by ``pos * frequency``: ``rope(q, m) . rope(k, n)`` depends on ``n - m``.
 """
 
 from typing import NamedTuple
@@ -34,7 +20,6 @@ from .validation import (
     check_callable,
     check_choice,
     check_d_model,
-    check_index,
     check_instance,
     check_integer,
     check_permutation,
@@ -106,19 +91,17 @@ def init_head(d_model, d_head=None, *, seed=0):
 
 
 def softmax(scores, axis=-1):
-    """Softmax along ``axis``, shifted by the maximum so it never overflows.
-
-    ``+inf`` entries share all the weight, ``-inf`` ones get none; a slice of
-    only ``-inf`` raises. The weights sum to 1 along ``axis``.
+    """Softmax along ``axis``, shifted by the maximum so it never overflows: ``+inf``
+    entries share the weight, ``-inf`` get none, a slice of only ``-inf`` raises.
 
     Examples
     --------
-    >>> softmax(np.array([0.0, np.log(3.0)]))
-    array([0.25, 0.75])
     >>> softmax([np.inf, 1.0, np.inf])
     array([0.5, 0. , 0.5])
     """
-    scores = check_array(scores, "scores", inf=True).astype(np.float64)
+    scores = check_array(scores, "scores", inf=True)
+    check_array_size(scores.shape, "scores", what="a float64 copy")
+    scores = scores.astype(np.float64)
     ndim = max(scores.ndim, 1)
     axis = check_integer(axis, "axis", min_value=-ndim, max_value=ndim - 1)
     top = scores.max(axis=axis, keepdims=True)
@@ -135,10 +118,8 @@ def softmax(scores, axis=-1):
 
 
 def self_attention(x, head, *, positions=None):
-    """One head of self-attention over the rows of ``x``, ``(n, d_model)``; no mask.
-
-    With ``positions`` (one per row), queries and keys are rotated by RoPE.
-    Shape ``(n, d_head)``.
+    """One head of self-attention over the rows of ``x``, ``(n, d_model)``, no mask,
+    ``(n, d_head)``; with ``positions`` (one per row), RoPE turns queries and keys.
 
     Examples
     --------
@@ -150,6 +131,7 @@ def self_attention(x, head, *, positions=None):
     d_model = head.w_q.shape[0]
     x = check_table(x, "x", what=f"(n, {d_model})", shape=(None, d_model))  # (n, d)
     check_array_size((len(x), len(x)), "x", what="the scores")
+    check_array_size((len(x), head.w_q.shape[1]), "x and head", what="queries")
     with np.errstate(all="ignore"):  # overflow is reported by name, below
         q, k, v = (_check_finite_result(x @ w, "x") for w in head)  # (n, d_head)
         if positions is not None:
@@ -159,8 +141,8 @@ def self_attention(x, head, *, positions=None):
 
 
 def permutation_gap(layer, x, perm):
-    """``max |layer(x[perm]) - layer(x)[perm]|``: zero (up to rounding) when
-    shuffling the rows of ``x``, ``(n, d)``, only shuffles the output rows.
+    """``max |layer(x[perm]) - layer(x)[perm]|``: zero when shuffling the rows of
+    ``x``, ``(n, d)``, only shuffles the output rows.
 
     Examples
     --------
@@ -170,6 +152,7 @@ def permutation_gap(layer, x, perm):
     """
     check_callable(layer, "layer", what="a function of an (n, d) array")
     x = check_table(x, "x", what="(n, d), one row per token")  # (n, d)
+    check_array_size(x.shape, "x", itemsize=x.itemsize, what="x[perm]")
     perm = check_permutation(perm, "perm", size=len(x))
     shuffled = check_array(layer(x[perm]), "layer(x[perm])")
     out = check_array(layer(x), "layer(x)")
@@ -189,22 +172,20 @@ def _rope_pairs(layout, d):
 
 
 def rope(x, positions, *, base=10000.0, layout="interleaved"):
-    """Rotate each pair of row ``r`` by the angle ``+positions[r] * w_pair``.
-
-    Pair ``i`` of ``x`` (``(n, d)``, ``d`` even) is the point ``(x[2i], x[2i +
-    1])`` (``layout="interleaved"``: RoFormer, GPT-J, torchtune; then ``rope(x,
-    [p])[0] == rotation_matrix(p, d).T @ x[0]``) or ``(x[i], x[i + d // 2])``
-    (``"half"``: Llama's ``rotate_half``), turned by ``p * base ** (-2 i / d)``.
+    """Turn pair ``i`` of row ``r`` of ``x``, ``(n, d)``, by ``positions[r] * base
+    ** (-2 i / d)``: the point ``(x[2i], x[2i + 1])`` (``"interleaved"``:
+    RoFormer, GPT-J, torchtune; ``rotation_matrix(p, d).T @ x[0]``) or ``(x[i],
+    x[i + d // 2])`` (``"half"``: Llama's ``rotate_half``).
 
     Examples
     --------
-    >>> rope([[1.0, 0.0]], [1]).round(4)     # (1, 0) turns to (cos 1, sin 1)
-    array([[0.5403, 0.8415]])
     >>> rope([[1.0, 2.0, 0.0, 0.0]], [1], layout="half").round(4)
     array([[0.5403, 1.9999, 0.8415, 0.02  ]])
     """
-    x = check_table(x, "x", what="(n, d), d even").astype(np.float64)  # (n, d)
+    x = check_table(x, "x", what="(n, d), d even")  # (n, d)
     check_d_model(x.shape[1], name="x.shape[1]")
+    check_array_size(x.shape, "x", what="a float64 copy")
+    x = x.astype(np.float64)
     positions = check_positions(positions)  # (n,)
     layout = check_choice(layout, "layout", ROPE_LAYOUTS)
     first, second = _rope_pairs(layout, x.shape[1])  # (d // 2,) each
@@ -219,9 +200,7 @@ def rope(x, positions, *, base=10000.0, layout="interleaved"):
 
 
 def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
-    """The score ``rope(q, m) . rope(k, n)`` of a query at ``m`` and a key at ``n``.
-
-    ``base`` and ``layout`` as in :func:`rope`.
+    """The score ``rope(q, m) . rope(k, n)`` of a query at ``m``, a key at ``n``.
 
     Examples
     --------
@@ -232,6 +211,7 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
     q = check_array(q, "q", ndim=1, what="(d,), d even")  # (d,)
     k = check_array(k, "k", ndim=1, what=f"{q.shape}, the shape of q", shape=q.shape)
     check_d_model(len(q), name="len(q)")
+    check_array_size((2, len(q)), "q and k", what="the rotated pair")
     positions = [check_position(m, "m"), check_position(n, "n")]
     rotated = rope(np.stack([q, k]), positions, base=base, layout=layout)  # (2, d)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -240,11 +220,9 @@ def rope_score(q, k, m, n, *, base=10000.0, layout="interleaved"):
 
 
 def position_scores(x_q, x_k, head, n_positions, *, method):
-    """Scores of token ``x_q`` at every query position against ``x_k`` at every key one.
-
-    ``x_q``, ``x_k``: ``(d_model,)``. ``method="add"`` adds ``PE`` to the
-    embeddings, then projects; ``"rope"`` rotates the projections. Entry ``[m,
-    n]`` is the (unscaled) ``q_m . k_n``, ``m, n < n_positions``.
+    """Entry ``[m, n]``: the unscaled score ``q_m . k_n`` of ``x_q``, ``(d_model,)``,
+    at position ``m`` and ``x_k`` at ``n < n_positions``; ``method="add"`` adds
+    ``PE`` to them, ``"rope"`` rotates their projections.
 
     Examples
     --------
@@ -257,6 +235,8 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
     n_positions = check_integer(n_positions, "n_positions", min_value=1)
     size = (n_positions, max(n_positions, d_model))
     check_array_size(size, "n_positions", what="scores and rows")
+    shape = (n_positions, head.w_q.shape[1])  # (n_positions, d_head)
+    check_array_size(shape, "n_positions and head", what="the queries")
     what = f"({d_model},): one embedding of width d_model, the rows of head.w_q"
     x_q = check_array(x_q, "x_q", what=what, shape=(d_model,))  # (d_model,)
     x_k = check_array(x_k, "x_k", what=what, shape=(d_model,))  # (d_model,)
@@ -276,20 +256,14 @@ def position_scores(x_q, x_k, head, n_positions, *, method):
 
 
 class LearnedPositions:
-    """A learned positional table: one trainable row per position below ``max_len``.
-
-    Random rows, as at initialisation (scale 0.02, as in GPT-2): training would
-    change their values but never their number, ``max_len``.
+    """A learned positional table: one trainable row per position below ``max_len``,
+    random as at initialisation (scale 0.02, GPT-2's); training never adds one.
 
     Examples
     --------
     >>> learned = LearnedPositions(max_len=4, d_model=2)
     >>> learned([0, 3]).shape
     (2, 2)
-    >>> learned([4])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: positions[0] == 4, must be in [0, 4), ... has no such limit.
     """
 
     def __init__(self, max_len, d_model, *, seed=0):
@@ -304,13 +278,12 @@ class LearnedPositions:
     def __call__(self, positions):
         """Rows of the table for ``positions``, shape ``(n, d_model)``."""
         positions = check_positions(positions)  # (n,)
+        check_array_size((len(positions), self.d_model), "positions")
         for index in np.flatnonzero(positions >= self.max_len)[:1]:  # no row
-            name = f"positions[{index}]"
-            try:
-                check_index(positions[index], name, self.max_len, what="max_len")
-            except ValueError as error:
-                raise ValueError(
-                    f"{error} A learned table of max_len == {self.max_len} rows has "
-                    "no row for it; the sinusoidal encoding has no such limit."
-                ) from None
+            name, n = f"positions[{index}]", self.max_len
+            raise ValueError(
+                f"{name} == {positions[index]}, must be in [0, {n}), i.e. 0 <= {name} "
+                f"< max_len. A learned table of max_len == {n} rows has no row for "
+                "it; the sinusoidal encoding has no such limit."
+            )
         return self.table[positions]  # (n, d_model)

@@ -1,19 +1,10 @@
 r"""Token embeddings: a table with one row per token, and looking rows up.
 
-An embedding table has shape ``(vocab_size, d)``. Looking up token ``t`` returns
-row ``t``, a new array: ``one_hot(t) @ table`` without the multiplications. The
-model's input at position ``pos`` is that row plus ``PE[pos]``.
-
-Adding rather than concatenating (chapter 06): a dot product splits in four,
-
-.. math::
-
-    (x_i + p_i) \cdot (x_j + p_j) = x_i \cdot x_j + x_i \cdot p_j
-    + p_i \cdot x_j + p_i \cdot p_j,
-
-and a random embedding row (:func:`init_embedding`, entries of variance
-``1 / d_model``) is nearly perpendicular to every encoding row: their cosine
-(:func:`row_cosines`) is typically about ``1 / sqrt(d_model)``.
+Looking up token ``t`` in a ``(vocab_size, d)`` table returns row ``t``, a new
+array: ``one_hot(t) @ table`` without the multiplications. The model's input at
+position ``pos`` adds ``PE[pos]`` to it. Added, not concatenated (chapter 06): a
+random row (:func:`init_embedding`) is nearly perpendicular to every encoding
+row, their cosine (:func:`row_cosines`) about ``1 / sqrt(d_model)``.
 """
 
 import numpy as np
@@ -32,24 +23,20 @@ __all__ = ["encode", "init_embedding", "lookup", "one_hot", "row_cosines"]
 
 
 def lookup(table, token_ids):
-    """Fetch the embedding rows of ``token_ids`` from ``table``.
-
-    ``table``: ``(vocab_size, d)``, finite; ids in ``[0, vocab_size)`` (a negative
-    one never wraps around). The result, ``(d,)`` for one id, ``(n, d)`` for a
-    sequence, is a new array: writing into it leaves ``table`` unchanged.
+    """The rows of ``token_ids`` (in ``[0, vocab_size)``: a negative id never wraps
+    around) of ``table``, ``(vocab_size, d)``: ``(d,)`` for one id, ``(n, d)`` for
+    a sequence, a new array (writing into it leaves ``table`` unchanged).
 
     Examples
     --------
     >>> table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
     >>> lookup(table, 1)
     array([1., 2., 3., 4.])
-    >>> lookup(table, -1)
-    Traceback (most recent call last):
-    ...
-    ValueError: token_ids == -1, must be in [0, 2), i.e. 0 <= token_id < vocab_size.
     """
     table = check_table(table)  # (vocab_size, d)
     token_ids = check_token_ids(token_ids, vocab_size=table.shape[0])
+    rows = np.shape(token_ids) + table.shape[1:]  # (d,) or (n, d)
+    check_array_size(rows, "token_ids and table", itemsize=table.itemsize)
     return np.take(table, token_ids, axis=0)  # (d,) or (n, d), always a copy
 
 
@@ -87,16 +74,16 @@ def encode(table, token_ids):
     """
     table = check_table(table)  # (vocab_size, d)
     check_d_model(table.shape[1], name="table.shape[1] (the embedding width d)")
-    rows = np.atleast_2d(lookup(table, token_ids)).astype(np.float64)  # (n, d)
+    ids = np.atleast_1d(check_token_ids(token_ids, vocab_size=len(table)))  # (n,)
+    check_array_size((len(ids), table.shape[1]), "token_ids and table")
+    rows = np.take(table, ids, axis=0).astype(np.float64)  # (n, d)
     rows += sinusoidal_positions(range(len(rows)), table.shape[1])  # (n, d)
     return rows
 
 
 def init_embedding(vocab_size, d_model, *, seed=0, scale=None):
-    """A random embedding table, ``(vocab_size, d_model)``: entries ``N(0, scale**2)``.
-
-    With the default ``scale = 1 / sqrt(d_model)`` each row has squared length
-    about 1, whatever the width.
+    """A random embedding table, ``(vocab_size, d_model)``, entries ``N(0,
+    scale**2)``: by default ``1 / sqrt(d_model)``, rows of squared length about 1.
 
     Examples
     --------
@@ -113,10 +100,8 @@ def init_embedding(vocab_size, d_model, *, seed=0, scale=None):
 
 
 def row_cosines(a, b):
-    """The cosine of the angle between row ``r`` of ``a`` and row ``r`` of ``b``.
-
-    ``a[r] . b[r] / (|a[r]| |b[r]|)``, ``(n,)``, for ``a`` and ``b`` of one shape
-    ``(n, d)`` with no row all zeros.
+    """``a[r] . b[r] / (|a[r]| |b[r]|)`` for each row ``r``, ``(n,)``, of ``a`` and
+    ``b`` of one shape ``(n, d)``, no row all zeros.
 
     Examples
     --------
@@ -124,6 +109,7 @@ def row_cosines(a, b):
     array([0., 1.])
     """
     a = check_table(a, "a", what="(n, d), one vector per row", nonzero=True)
+    check_array_size(a.shape, "a", what="a float64 copy")
     b = check_table(
         b, "b", what=f"{a.shape}, the shape of a", shape=a.shape, nonzero=True
     )

@@ -1,35 +1,17 @@
 r"""Exact angles, and the fast path of :func:`~posenc_lib.sinusoidal_positions`.
 
-:func:`~posenc_lib.sinusoidal_positions` shows the formula, and computes every
-table the course draws with it. It hands a table over to :func:`sinusoidal_table`
-only where the formula would be inexact or slow, tables no chapter draws: from
-position ``2**12`` on, or from ``2**12`` rows on. The numbers are the same.
+:func:`~posenc_lib.sinusoidal_positions` computes every table the course draws
+with the formula as written; from position ``2**12`` on, or from ``2**12`` rows
+on (tables no chapter draws), it hands over to :func:`sinusoidal_table`: the
+same numbers, exact and, for a run of positions, faster.
 
-Exact angles (Dekker's error-free product)
-    In float64 the quotient ``angle = pos / divisor`` is rounded, by up to half
-    a unit in its last place: at most 2.3e-13 below position ``2**12``, but 6e-8
-    at position 1e9, enough to break the rotation property. Split each factor
-    into two halves of 26 bits (Veltkamp's split); Dekker's ``two_product``
-    gives ``angle * divisor == p + e`` exactly, ``p`` the rounded product and
-    ``e`` its rounding error. ``pos - p`` is exact too, and
-
-    .. math::
-
-        r = \frac{(pos - p) - e}{divisor}
-
-    is the remainder ``pos / divisor - angle`` to a relative 1e-16. :func:`sin_cos`
-    turns by it, ``sin(angle + r) = sin(angle) cos(r) + cos(angle) sin(r)`` (to
-    first order while ``|r| < 1e-8``): every value is within 1e-15 of the exact
-    one, for positions up to ``2**53`` and bases up to ``1e100``.
-
-Rotation blocks
-    A run ``a, a + 1, ..., b`` needs no sine for most rows. Seen as the complex
-    number ``sin + 1j * cos``, a pair turns by ``j * frequency`` when the
-    position moves by ``j``: ``rotor(b + j) == -1j * rotor(b) * rotor(j)``. The
-    table is cut into blocks of about ``6 * sqrt(n)`` rows; the first row of each
-    block and the steps ``-1j * rotor(j)`` are exact, and every other row is one
-    complex multiplication of exact numbers, so no error builds up. Scratch
-    memory stays a few percent of the table.
+*Exact angles*: the float64 quotient ``angle = pos / divisor`` is rounded (by
+6e-8 at position 1e9); Dekker's error-free product [1]_ gives ``angle * divisor
+== p + e`` exactly, and :func:`sin_cos` turns by the remainder ``((pos - p) - e)
+/ divisor``: within 1e-15 for positions up to ``2**53``, bases up to 1e100.
+*Rotation blocks*: as ``sin + 1j * cos``, position ``b + j`` is ``-1j * rotor(b)
+* rotor(j)``; a run is cut into blocks of about ``6 * sqrt(n)`` rows whose first
+rows and steps are exact, so no error builds up, in a few percent of scratch.
 
 References
 ----------
@@ -41,6 +23,8 @@ import math
 
 import numpy as np
 
+from .validation import check_array_size
+
 __all__ = ["row_blocks", "sin_cos", "sinusoidal_table", "takes_over"]
 
 PLAIN_BELOW = 2**12  # positions below: the rounded quotient is off by <= 2.3e-13
@@ -50,14 +34,11 @@ _SCRATCH = (0.03, 2**18)  # scratch per array: 3% of the output, or 256 KiB
 
 def takes_over(positions):
     """True if :func:`sinusoidal_table` should compute these positions' table:
-    one of them is ``>= 2**12`` (the float64 angle loses digits), or there are at
-    least ``2**12`` (rotating rows is faster). The course draws no such table.
+    one is ``>= 2**12`` or there are ``2**12`` or more. The course draws no such.
 
     Examples
     --------
     >>> takes_over(np.array([0, 4095])), takes_over(np.array([4096]))
-    (False, True)
-    >>> takes_over(np.arange(1000)), takes_over(np.arange(4096))
     (False, True)
     """
     return len(positions) >= FAST_MIN_ROWS or bool(positions.max() >= PLAIN_BELOW)
@@ -65,7 +46,7 @@ def takes_over(positions):
 
 def sinusoidal_table(positions, divisors, dtype):
     """The interleaved table, ``(n, d_model)`` of ``dtype``: ``sin`` and ``cos`` of
-    the exact angles ``positions / divisors``, checked by the caller.
+    the exact angles ``positions / divisors`` (int64, ``|position| < 2**53``).
 
     Examples
     --------
@@ -73,8 +54,12 @@ def sinusoidal_table(positions, divisors, dtype):
     array([[0.    , 1.    , 0.    , 1.    ],
            [0.8415, 0.5403, 0.01  , 1.    ]])
     """
-    table = np.empty((len(positions), 2 * len(divisors)), dtype=dtype)  # (n, d_model)
-    if _is_run(positions) and table.dtype in (np.float32, np.float64):
+    shape, itemsize = (len(positions), 2 * len(divisors)), np.dtype(dtype).itemsize
+    check_array_size(shape, "positions and divisors", itemsize=itemsize)
+    table = np.empty(shape, dtype=dtype)  # (n, d_model)
+    run = positions[-1] - positions[0] == len(positions) - 1  # a, a + 1, ...?
+    run = run and table.dtype in (np.float32, np.float64)
+    if run and np.all(np.diff(positions) == 1):
         _rotate_into(table, int(positions[0]), divisors)
     else:
         for rows in row_blocks(table):
@@ -92,7 +77,9 @@ def sin_cos(positions, divisors):
     >>> sin.round(4).tolist(), cos.round(4).tolist()
     ([[0.0], [-0.8415]], [[1.0], [0.5403]])
     """
-    sin = np.empty((len(positions), len(divisors)))  # (n, pairs)
+    shape = (len(positions), len(divisors))
+    check_array_size(shape, "positions and divisors", what="sines and cosines")
+    sin = np.empty(shape)  # (n, pairs)
     cos = np.empty_like(sin)
     for rows in row_blocks(sin, pairs=len(divisors)):
         sin[rows], cos[rows] = _sin_cos(positions[rows], divisors)
@@ -123,8 +110,7 @@ def _sin_cos(positions, divisors):
 
 def _scratch_rows(out, bytes_per_row):
     """Rows per block that keep one scratch array within ``_SCRATCH``."""
-    budget = max(_SCRATCH[0] * out.nbytes, _SCRATCH[1])
-    return max(1, int(budget // bytes_per_row))
+    return max(1, int(max(_SCRATCH[0] * out.nbytes, _SCRATCH[1]) // bytes_per_row))
 
 
 def row_blocks(out, pairs=None):
@@ -137,13 +123,6 @@ def row_blocks(out, pairs=None):
         yield slice(first, min(first + rows, out.shape[0]))
 
 
-def _is_run(positions):
-    """True for ``a, a + 1, ..., a + n - 1``."""
-    if positions[-1] - positions[0] != len(positions) - 1:
-        return False
-    return bool(np.all(np.diff(positions) == 1))
-
-
 def _rotors(positions, divisors):
     """``sin(a) + 1j * cos(a)`` of the exact angles, shape (rows, pairs)."""
     rotor = np.empty((len(positions), len(divisors)), dtype=np.complex128)
@@ -152,11 +131,8 @@ def _rotors(positions, divisors):
 
 
 def _steps(n_steps, divisors):
-    """``-1j * rotor(j)`` for ``j < n_steps``, shape (n_steps, pairs).
-
-    Built from ``j = coarse + fine``, both parts below ``isqrt(n_steps) + 1``:
-    two short exact tables and one product per step.
-    """
+    """``-1j * rotor(j)`` for ``j < n_steps``, (n_steps, pairs): ``j = coarse +
+    fine``, two short exact tables and one product per step."""
     fine = math.isqrt(n_steps - 1) + 1  # fine * fine >= n_steps
     offsets = np.arange(fine)
     exact = -1j * _rotors(np.r_[offsets, fine * offsets], divisors)  # (2 fine, pairs)

@@ -1,18 +1,12 @@
 r"""A tiny attention layer that learns to look 3 tokens back, trained in plain numpy.
 
-At each position ``p >= lag`` of a random token sequence, predict the token at
-``p - lag`` from ``x_p = table[token_p] + PE[p]`` (a fixed random embedding from
-:func:`~posenc_lib.embedding.init_embedding`; no ``PE`` if ``positions=False``).
-One causal attention head and an output matrix score every token:
-
-.. math::
-
-    w_{p,q} = \operatorname{softmax}_{q \le p}
-    \frac{(x_p W_Q) \cdot (x_q W_K)}{\sqrt{d_{head}}}, \qquad
-    \mathrm{logits}_p = \Big(\sum_{q \le p} w_{p,q}\, x_q W_V\Big) W_O.
-
+At each position ``p >= lag`` of a random sequence, predict the token at ``p -
+lag`` from ``x_p = table[token_p] + PE[p]`` (a fixed random table; no ``PE`` if
+``positions=False``): one causal head weighs ``w[p, q] = softmax over q <= p of
+(x_p W_Q) . (x_q W_K) / sqrt(d_head)``, and ``logits_p = (sum_q w[p, q] x_q W_V)
+W_O``.
 :func:`train` lowers the cross-entropy with Adam and the hand-written gradients
-of :func:`loss_and_grads`, all from one seed: two runs agree bit for bit.
+of :func:`loss_and_grads`, from one seed: two runs agree bit for bit.
 """
 
 from typing import NamedTuple
@@ -63,13 +57,10 @@ def _check_model(model):
         weights["w_q"], "model.weights['w_q']", shape=(d_model, None), what=width
     )
     d_head, checked = w_q.shape[1], {"w_q": w_q}
-    shapes = {
-        "w_k": (d_model, d_head),
-        "w_v": (d_model, d_head),
-        "w_o": (d_head, vocab),
-    }
-    for name, shape in shapes.items():
-        names = "(d_model, d_head)" if name != "w_o" else "(d_head, vocab_size)"
+    for name in ("w_k", "w_v", "w_o"):
+        out = name == "w_o"
+        shape = (d_head, vocab) if out else (d_model, d_head)
+        names = "(d_head, vocab_size)" if out else "(d_model, d_head)"
         what = f"{names} == {shape}, to match model.table and w_q"
         checked[name] = check_array(
             weights[name], f"model.weights[{name!r}]", shape=shape, what=what
@@ -81,12 +72,13 @@ def _check_model(model):
     return LookBack(table, checked, lag, model.positions)
 
 
-def _check_sizes(name, vocab, d_model, n_sequences, n_positions):
+def _check_sizes(name, vocab, d_model, d_head, n_sequences, n_positions):
     """Refuse, from the sizes, a layer whose arrays would pass MAX_ARRAY_BYTES."""
     arrays = {  # what -> shape, of the largest arrays a step builds
         "the embedding table": (vocab, d_model),
-        "w_q, w_k and w_v": (3, d_model, d_model // 2),
+        "w_q, w_k and w_v": (3, d_model, d_head),
         "the layer's input": (n_sequences, n_positions, d_model),
+        "the queries": (n_sequences, n_positions, d_head),
         "the attention scores": (n_sequences, n_positions, n_positions),
         "the logits": (n_sequences, n_positions, vocab),
     }
@@ -101,7 +93,8 @@ def _check_tokens(tokens, model):  # (n_sequences, n_positions) ids of the table
     n, lag = tokens.shape[1], model.lag
     if n <= lag:
         raise ValueError(f"tokens has {n} positions, must have more than lag == {lag}.")
-    _check_sizes("tokens", *model.table.shape, *tokens.shape)
+    d_head = model.weights["w_q"].shape[1]
+    _check_sizes("tokens", *model.table.shape, d_head, *tokens.shape)
     return tokens, model
 
 
@@ -174,10 +167,8 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
     Raises
     ------
     ValueError, TypeError
-        Naming the argument: before anything is built, ``steps`` past
-        :data:`MAX_STEPS`, a model whose arrays would pass 256 MiB
-        (``posenc_lib.validation.MAX_ARRAY_BYTES``), or a run of more than
-        :data:`MAX_WORK` multiply-adds.
+        Naming the argument, before anything is built: ``steps`` past
+        :data:`MAX_STEPS`, arrays past 256 MiB, work past :data:`MAX_WORK`.
 
     Examples
     --------
@@ -190,7 +181,8 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
     steps = check_integer(steps, "steps", min_value=1, max_value=MAX_STEPS)
     vocab_size = check_integer(vocab_size, "vocab_size", min_value=1)
     d_model = check_d_model(d_model)
-    _check_sizes("vocab_size and d_model", vocab_size, d_model, BATCH, N_POSITIONS)
+    sizes = (vocab_size, d_model, d_model // 2, BATCH, N_POSITIONS)
+    _check_sizes("vocab_size and d_model", *sizes)
     step = 3 * BATCH * N_POSITIONS * (d_model // 2)  # a step's products, both ways
     work = steps * step * (3 * d_model + N_POSITIONS + vocab_size)  # multiply-adds
     if work > MAX_WORK:
@@ -219,8 +211,8 @@ def train(vocab_size=16, d_model=32, *, lag=3, positions=True, steps=400, seed=0
 
 
 def evaluate(model, tokens):
-    """``(accuracy, attention, guess)`` on ``tokens``: ``guess[s, p]``, the highest
-    logit's token, is right at a share ``accuracy`` of the positions ``p >= lag``;
+    """``(accuracy, attention, guess)`` on ``tokens``: the highest logit's token
+    ``guess[s, p]`` is right at a share ``accuracy`` of the positions ``p >= lag``;
     ``attention[p, q]`` is key q's mean weight for p.
 
     Examples

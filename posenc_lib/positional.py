@@ -12,22 +12,14 @@ For position ``pos`` and column ``k`` of a model of width ``d_model`` (even), le
         \cos(\mathrm{angle}) & k \text{ odd}
     \end{cases}
 
-with ``base = 10000``: wavelengths from ``2*pi`` (pair 0) to just short of
-``2*pi * base``. This *interleaved* layout is the paper's; many libraries store
-the sines, then the cosines (``layout="concat"``, :mod:`posenc_lib.conventions`).
+with ``base = 10000``: the paper's *interleaved* layout (``layout="concat"``
+stores the sines, then the cosines). Every table the course draws runs the lines
+of :func:`sinusoidal_positions`; from position ``2**12`` on, or for ``2**12`` rows
+and more, :mod:`posenc_lib.exact` computes the same numbers without rounding
+``pos / divisor``. Either way every value is within 1e-12 of the exact one, up
+to position ``2**53`` (docs/ranges.md).
 
-:func:`sinusoidal_positions` is this formula in numpy, and every table the
-course draws runs its lines. From position ``2**12`` on, or for ``2**12`` rows
-and more (tables no chapter draws), it hands over to :mod:`posenc_lib.exact`: the
-same numbers, exact (the float64 quotient ``pos / divisor`` drops up to
-``pos * 1.1e-16`` of the angle) and, for a run of positions, faster. Either way
-every value is within 1e-12 of ``sin`` or ``cos`` of ``pos / divisor`` computed
-exactly, up to position ``2**53`` (the float64 ``divisor`` is itself rounded:
-against the formula in exact arithmetic, add ``3e-16 * pos``).
-
-References
-----------
-.. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5.
+(A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5.)
 """
 
 import numpy as np
@@ -88,11 +80,12 @@ def sinusoidal_positions(
     >>> sinusoidal_positions([0, 1], 4).round(6)
     array([[0.      , 1.      , 0.      , 1.      ],
            [0.841471, 0.540302, 0.01    , 0.99995 ]])
-    >>> sinusoidal_positions([0, 1], 4, layout="concat").round(6)
-    array([[0.      , 0.      , 1.      , 1.      ],
-           [0.841471, 0.01    , 0.540302, 0.99995 ]])
     """
-    positions, d_model, base, dtype = _checked(positions, d_model, base, dtype, layout)
+    d_model, dtype = check_d_model(d_model), check_dtype(dtype)
+    base, _ = check_base(base), check_choice(layout, "layout", LAYOUTS)
+    positions, what = check_positions(positions), "positions and d_model"  # (n,)
+    check_array_size((len(positions), d_model), what, itemsize=dtype.itemsize)
+    check_array_size((len(positions), d_model // 2), what, what="the angles")
     pair = np.arange(d_model // 2)  # (d_model // 2,): columns 2 pair and 2 pair + 1
     divisor = base ** (2 * pair / d_model)  # (d_model // 2,)
     if exact.takes_over(positions):  # only tables no chapter draws: 2**12 rows/pos
@@ -105,16 +98,6 @@ def sinusoidal_positions(
     return _to_halves(table) if layout == "concat" else table
 
 
-def _checked(positions, d_model, base, dtype, layout):
-    """The arguments of :func:`sinusoidal_positions`, checked."""
-    d_model, dtype = check_d_model(d_model), check_dtype(dtype)
-    base, _ = check_base(base), check_choice(layout, "layout", LAYOUTS)
-    positions = check_positions(positions)  # (n,)
-    size = (len(positions), d_model)
-    check_array_size(size, "positions and d_model", itemsize=dtype.itemsize)
-    return positions, d_model, base, dtype
-
-
 def _to_halves(table):
     """Columns ``[0, 2, 4, ..., 1, 3, 5, ...]``, in place, a few rows at a time."""
     half = table.shape[1] // 2
@@ -125,18 +108,13 @@ def _to_halves(table):
 
 
 def pos_encoding(pos, d_model, *, base=10000.0, dtype=np.float64, layout="interleaved"):
-    """The encoding of one position, ``PE[pos]``, shape ``(d_model,)``.
-
-    ``pos``, an integer in ``[0, 2**53)``; the rest as in :func:`sinusoidal_positions`.
+    """``PE[pos]``, shape ``(d_model,)``, for an integer ``pos`` in ``[0, 2**53)``;
+    the rest as in :func:`sinusoidal_positions`.
 
     Examples
     --------
-    The lesson's worked trace, d = 4 and pos = 3, and Marian's layout of it:
-
-    >>> pos_encoding(3, 4).round(4)
+    >>> pos_encoding(3, 4).round(4)  # the lesson's trace
     array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
-    >>> pos_encoding(3, 4, layout="concat").round(4)
-    array([ 0.1411,  0.03  , -0.99  ,  0.9996])
     """
     pos = check_position(pos, "pos")
     table = sinusoidal_positions([pos], d_model, base=base, dtype=dtype, layout=layout)
@@ -152,18 +130,14 @@ def _divisors(d_model, base):
 
 def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
     """sin and cos, ``(n, d_model // 2)`` each, of the exact angles of
-    :func:`sinusoidal_positions` (with ``half``, of half of them) for checked
-    integers ``|position| < 2**53``: within 1e-15 (:mod:`posenc_lib.exact`).
-
-    Every function that turns a position or an offset into an angle uses it
-    (:func:`rotation_matrix`, :mod:`~posenc_lib.properties`,
-    :mod:`~posenc_lib.attention`'s RoPE), so none rounds ``offset * frequency``.
+    :func:`sinusoidal_positions` (with ``half``, of half of them) for integers
+    ``|position| < 2**53``, within 1e-15: every function that turns a position
+    or an offset into an angle uses it, so none rounds ``offset * frequency``.
 
     Examples
     --------
-    >>> sin, cos = exact_sin_cos(np.array([0, -1]), 2)
-    >>> sin.round(4).tolist(), cos.round(4).tolist()
-    ([[0.0], [-0.8415]], [[1.0], [0.5403]])
+    >>> exact_sin_cos(np.array([-1]), 2)[0].round(4)
+    array([[-0.8415]])
     """
     positions = np.asarray(positions)  # (n,)
     if positions.ndim != 1 or positions.dtype.kind not in "iu":
@@ -180,9 +154,8 @@ def exact_sin_cos(positions, d_model, base=10000.0, *, half=False):
 
 
 def frequencies(d_model, base=10000.0):
-    """Angular frequency of each (sin, cos) pair: ``1 / base ** (2 * pair / d_model)``.
-
-    Radians per position, ``(d_model // 2,)``: from 1 (pair 0) to nearly ``1 / base``.
+    """Angular frequency of each (sin, cos) pair, ``1 / base ** (2 * pair /
+    d_model)``: radians per position, ``(d_model // 2,)``, from 1 to almost 1 / base.
 
     Examples
     --------
@@ -193,10 +166,8 @@ def frequencies(d_model, base=10000.0):
 
 
 def wavelengths(d_model, base=10000.0):
-    """Wavelength of each (sin, cos) pair in positions: ``2 * pi / frequency``.
-
-    ``(d_model // 2,)``: from ``2 * pi`` (pair 0), times ``base ** (2 / d_model)``
-    per pair.
+    """Wavelength of each (sin, cos) pair in positions, ``2 * pi / frequency``:
+    ``(d_model // 2,)``, from ``2 * pi`` (pair 0), times ``base ** (2 / d_model)``.
 
     Examples
     --------
@@ -207,12 +178,9 @@ def wavelengths(d_model, base=10000.0):
 
 
 def rotation_matrix(offset, d_model, *, base=10000.0):
-    """The matrix ``R`` with ``PE[p + offset] == R @ PE[p]`` for every position p.
-
-    Each pair ``(sin a, cos a)`` becomes ``(sin(a + t), cos(a + t))``, ``t =
-    offset * frequency``: by angle addition, the block ``[[cos t, sin t], [-sin t,
-    cos t]]``, one per pair along the diagonal. ``offset`` is an integer,
-    ``|offset| < 2**53`` (negative shifts back); entries within 1e-15.
+    """The matrix ``R`` with ``PE[p + offset] == R @ PE[p]`` for every position p:
+    one block ``[[cos t, sin t], [-sin t, cos t]]`` per pair, ``t = offset *
+    frequency`` (angle addition), for an integer ``|offset| < 2**53``; within 1e-15.
 
     Examples
     --------

@@ -1,23 +1,14 @@
 r"""Where the geometry of word vectors comes from: a tiny training run in numpy.
 
-An embedding table starts random. Training treats its rows as ordinary weights:
-here each word's row must predict the words around it (a skip-gram model with
-a full softmax, as in word2vec without its shortcuts). For a centre word ``c``
-with row ``table[c]`` (shape ``(d_model,)``) and an output matrix ``W``
-(``(d_model, V)``),
+Each word's row of a random table learns to predict the words around it (a
+skip-gram model with a full softmax [1]_): with an output matrix ``W``,
+``p(context = o | centre = c) = softmax(table[c] @ W)[o]``, and gradient descent
+lowers the mean of ``-log p`` over the corpus's (centre, context) pairs. Two
+words seen between the same neighbours must predict the same distribution, so
+their rows end up pointing the same way.
 
-.. math::
-
-    p(\text{context} = o \mid c) = \mathrm{softmax}(\mathrm{table}[c]\,W)_o ,
-
-and gradient descent lowers the mean of ``-log p`` over every (centre, context)
-pair of the corpus. Two words seen between the same neighbours must predict the
-same distribution, so their rows end up pointing the same way.
-
-References
-----------
-.. [1] T. Mikolov et al., "Efficient Estimation of Word Representations in
-       Vector Space", 2013 (the skip-gram model).
+.. [1] T. Mikolov et al., "Efficient Estimation of Word Representations in Vector
+   Space", 2013.
 """
 
 import numpy as np
@@ -80,9 +71,8 @@ def vocabulary(sentences):
 
 
 def context_pairs(sentences, vocab, window=2):
-    """Every (centre id, context id) pair within ``window`` words of each other.
-
-    Word ``vocab[i]`` has id ``i``. Shape ``(n_pairs, 2)``: centre, context.
+    """Every (centre, context) pair of ids (``vocab[i]`` has id ``i``) within
+    ``window`` words of each other, ``(n_pairs, 2)``.
 
     Examples
     --------
@@ -100,23 +90,23 @@ def context_pairs(sentences, vocab, window=2):
         min(n - 1, i + window) - max(0, i - window) for n in lengths for i in range(n)
     )
     check_array_size((count, 2), "sentences and window", what="the pairs")
-    pairs = []
+    pairs = [np.empty((0, 2), np.int64)]
     for index, sentence in enumerate(sentences):
-        unknown = [word for word in sentence.split() if word not in ids]
-        if unknown:
+        if unknown := [word for word in sentence.split() if word not in ids]:
             word = unknown[0]
             raise ValueError(f"sentences[{index}] has {word!r}, a word not in vocab.")
-        words = [ids[word] for word in sentence.split()]
-        for i, centre in enumerate(words):
-            for j in range(max(0, i - window), min(len(words), i + window + 1)):
-                if j != i:
-                    pairs.append((centre, words[j]))
-    return np.array(pairs, dtype=np.int64).reshape(-1, 2)  # (n_pairs, 2)
+        words = np.array([ids[word] for word in sentence.split()], dtype=np.int64)
+        reach = min(window, len(words) - 1)  # (L, 2 reach) below: <= 2 pairs each
+        j = np.arange(len(words))[:, None] + np.r_[-reach:0, 1 : reach + 1]
+        inside = (j >= 0) & (j < len(words))  # row by row: i, then j, ascending
+        centre = np.broadcast_to(words[:, None], j.shape)[inside]
+        pairs.append(np.stack([centre, words[j[inside]]], axis=1))
+    return np.concatenate(pairs)  # (n_pairs, 2)
 
 
 def random_table(vocab_size, d_model, seed=0):
-    """The table this training starts from: ``init_embedding`` with scale 0.5 (not
-    ``1 / sqrt(d_model)``, so the toy corpus trains in 300 steps).
+    """The start of this training: ``init_embedding`` with scale 0.5 (so that the
+    toy corpus trains in 300 steps).
 
     Examples
     --------
@@ -127,11 +117,9 @@ def random_table(vocab_size, d_model, seed=0):
 
 
 def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
-    """Train ``table``'s rows to predict context words; return a trained copy.
-
-    ``pairs``, ``(n_pairs, 2)``, as from :func:`context_pairs`; ``steps`` full-batch
-    gradient-descent steps; ``seed`` seeds ``W``. Returns the trained rows and the
-    mean cross-entropy before each step, ``(steps,)``.
+    """Train ``table``'s rows to predict context words with ``steps`` full-batch
+    gradient-descent steps on ``pairs`` (from :func:`context_pairs`; ``seed``
+    seeds ``W``): the trained copy, and the loss before each step, ``(steps,)``.
 
     Examples
     --------
@@ -141,16 +129,17 @@ def train_word_vectors(table, pairs, *, steps=300, learning_rate=1.0, seed=0):
     >>> bool(losses[-1] < losses[0])
     True
     """
-    table = check_table(table).astype(np.float64)  # (V, d_model), a copy
+    table = check_table(table)  # (V, d_model)
+    check_array_size(table.shape, "table", what="a float64 copy")
+    table = table.astype(np.float64)  # a copy, trained
     what = "(n_pairs, 2), (centre, context) ids"
     pairs = check_table(pairs, "pairs", what=what, shape=(None, 2))  # (n_pairs, 2)
     pairs = check_token_ids(pairs.ravel(), len(table), name="pairs").reshape(-1, 2)
     steps = check_integer(steps, "steps", min_value=1, max_value=10_000)
     learning_rate = check_positive(learning_rate, "learning_rate")
     vocab_size, d_model = table.shape
-    check_array_size(
-        (len(pairs), vocab_size), "pairs and table", what="each step's probabilities"
-    )
+    for width in (vocab_size, d_model):  # the probabilities, the centre rows
+        check_array_size((len(pairs), width), "pairs and table", what="a step's rows")
     if steps * len(pairs) * vocab_size * d_model > 10**11:  # multiply-adds, about
         raise ValueError(
             f"steps == {steps} on {len(pairs)} pairs of a {vocab_size}-word table: "
@@ -188,15 +177,14 @@ def cosine_similarity(vectors):
     what = "(n, d_model), no row all zeros"
     vectors = check_table(vectors, "vectors", what=what, nonzero=True)  # (n, d_model)
     check_array_size((len(vectors),) * 2, "vectors")  # (n, n)
+    check_array_size(vectors.shape, "vectors", what="a float64 copy")
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)  # (n, d_model)
     return unit @ unit.T  # (n, n)
 
 
 def group_similarity(vectors, groups):
-    """Mean cosine similarity within groups and across groups.
-
-    ``groups`` names the group of each row of ``vectors``, e.g. ``["animal",
-    "animal", "fruit"]``; pairs of distinct rows only.
+    """Mean cosine similarity of two distinct rows of ``vectors`` within a group,
+    and across groups; ``groups`` names each row's: ``["animal", "fruit", ...]``.
 
     Examples
     --------
@@ -206,7 +194,8 @@ def group_similarity(vectors, groups):
     similarity = cosine_similarity(vectors)  # (n, n)
     what, per = "a list, one per row", " (rows of vectors)"
     check_sequence(groups, "groups", what=what, length=len(similarity), per=per)
-    labels = np.asarray(list(groups))  # (n,)
+    codes = {}  # a number for each group, in order of appearance
+    labels = np.array([codes.setdefault(group, len(codes)) for group in groups])
     same = labels[:, None] == labels[None, :]  # (n, n)
     distinct = ~np.eye(len(labels), dtype=bool)
     return float(similarity[same & distinct].mean()), float(similarity[~same].mean())
@@ -222,6 +211,7 @@ def project_2d(vectors):
     (3, 2)
     """
     vectors = check_table(vectors, "vectors", what="(n, d_model)")  # (n, d_model)
+    check_array_size(vectors.shape, "vectors", what="a float64 copy")
     centred = vectors - vectors.mean(axis=0)  # (n, d_model)
     _, _, directions = np.linalg.svd(centred, full_matrices=False)  # (d_model, d_model)
     points = centred @ directions[:2].T  # (n, 2)

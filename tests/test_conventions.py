@@ -1,14 +1,10 @@
-"""posenc_lib.conventions against each library's published recipe, written out here.
-
-Every reference below is the library's own formula transcribed in numpy (with
-the dtype it computes in), not a call into posenc_lib: the PyTorch tutorial,
-d2l, DistilBERT, keras_hub, Marian/RoFormer, GPT-J, Transformer-XL,
-tensor2tensor, FSMT, DDPM, guided-diffusion and diffusers. No peer package is
-imported.
+"""posenc_lib.conventions against each library's published recipe, transcribed
+here in numpy in the dtype it computes in (no peer package is imported).
 """
 
 import math
 import re
+from functools import partial
 
 import numpy as np
 import pytest
@@ -22,8 +18,6 @@ from posenc_lib import (
 from posenc_lib.conventions import CONVENTIONS, permutation, tensor2tensor_base
 from posenc_lib.identify import Identification
 from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES
-
-# --- the peers' recipes ------------------------------------------------------------
 
 
 def pytorch_tutorial(max_len, d, dtype=np.float32):
@@ -47,11 +41,8 @@ def d2l(max_len, d):
 
 
 def _position_enc(n_pos, dim):
-    """DistilBERT's and Marian's float64 angle matrix, one angle per column.
-
-    Their ``pos / np.power(10000, 2 * (j // 2) / dim)`` for every ``pos`` and
-    ``j``, as one outer division (the same float64 operations as their loops).
-    """
+    """DistilBERT's and Marian's float64 ``pos / np.power(10000, 2 * (j // 2) /
+    dim)`` for every ``pos`` and column ``j`` (their loops' operations, at once)."""
     j = np.arange(dim)
     return np.arange(n_pos)[:, None] / np.power(10000, 2 * (j // 2) / dim)[None, :]
 
@@ -126,29 +117,29 @@ def fsmt(n_tokens, dim, padding_idx=1):
     return fsmt_weights(start + n_tokens, dim, padding_idx)[start:]
 
 
-def guided_diffusion(timesteps, dim, max_period=10000):
+def guided_diffusion(n, dim, max_period=10000):
     """guided-diffusion's ``timestep_embedding``: ``cat([cos(args), sin(args)])``."""
     half = dim // 2
     freqs = np.exp(-math.log(max_period) * np.arange(half, dtype=np.float32) / half)
-    args = np.asarray(timesteps, dtype=np.float32)[:, None] * freqs[None]
+    args = np.arange(n, dtype=np.float32)[:, None] * freqs[None]
     return np.concatenate([np.cos(args), np.sin(args)], axis=-1)
 
 
-def ddpm(timesteps, embedding_dim):
+def ddpm(n, embedding_dim):
     """DDPM's ``get_timestep_embedding`` (diffusion_tf/nn.py), in numpy."""
     half_dim = embedding_dim // 2
     emb = math.log(10000) / (half_dim - 1)
     emb = np.exp(np.arange(half_dim, dtype=np.float32) * -emb)
-    emb = np.asarray(timesteps, dtype=np.float32)[:, None] * emb[None, :]
+    emb = np.arange(n, dtype=np.float32)[:, None] * emb[None, :]
     return np.concatenate([np.sin(emb), np.cos(emb)], axis=1)
 
 
-def diffusers(timesteps, dim, flip_sin_to_cos=False, downscale_freq_shift=1):
+def diffusers(n, dim, flip_sin_to_cos=False, downscale_freq_shift=1):
     """diffusers' ``get_timestep_embedding`` (``max_period = 10000``)."""
     half = dim // 2
     exponent = -math.log(10000) * np.arange(half, dtype=np.float32)
     exponent = exponent / (half - downscale_freq_shift)
-    emb = np.asarray(timesteps, dtype=np.float32)[:, None] * np.exp(exponent)[None]
+    emb = np.arange(n, dtype=np.float32)[:, None] * np.exp(exponent)[None]
     emb = np.concatenate([np.sin(emb), np.cos(emb)], axis=-1)
     if flip_sin_to_cos:
         emb = np.concatenate([emb[:, half:], emb[:, :half]], axis=-1)
@@ -156,51 +147,29 @@ def diffusers(timesteps, dim, flip_sin_to_cos=False, downscale_freq_shift=1):
 
 
 N = 200
-PEERS = {  # name -> (table builder (n, d), its convention, positions, first position)
-    "pytorch-tutorial": (pytorch_tutorial, "interleaved", None, 0),
-    "d2l": (d2l, "interleaved", None, 0),
-    "distilbert": (distilbert, "interleaved", None, 0),
-    "keras_hub": (keras_hub, "interleaved", None, 0),
-    "marian": (marian, "concat", None, 0),
-    "gpt-j": (gptj, "concat", None, 0),
-    "transformer-xl": (transformer_xl, "concat", range(N - 1, -1, -1), N - 1),
-    "tensor2tensor": (tensor2tensor, "tensor2tensor", None, 0),
-    "fsmt": (fsmt, "tensor2tensor", None, 2),
-    "ddpm": (lambda n, d: ddpm(range(n), d), "tensor2tensor", None, 0),
-    "guided-diffusion": (
-        lambda n, d: guided_diffusion(range(n), d),
-        "cos-first",
-        None,
-        0,
-    ),
-    "diffusers-default": (
-        lambda n, d: diffusers(range(n), d),
-        "tensor2tensor",
-        None,
-        0,
-    ),
-    "diffusers-stable-diffusion": (
-        lambda n, d: diffusers(
-            range(n), d, flip_sin_to_cos=True, downscale_freq_shift=0
-        ),
-        "cos-first",
-        None,
-        0,
-    ),
+STABLE_DIFFUSION = partial(diffusers, flip_sin_to_cos=True, downscale_freq_shift=0)
+PEERS = {  # name -> (table builder (n, d), its convention, its rows' positions)
+    "pytorch-tutorial": (pytorch_tutorial, "interleaved", range(N)),
+    "d2l": (d2l, "interleaved", range(N)),
+    "distilbert": (distilbert, "interleaved", range(N)),
+    "keras_hub": (keras_hub, "interleaved", range(N)),
+    "marian": (marian, "concat", range(N)),
+    "gpt-j": (gptj, "concat", range(N)),
+    "transformer-xl": (transformer_xl, "concat", range(N - 1, -1, -1)),
+    "tensor2tensor": (tensor2tensor, "tensor2tensor", range(N)),
+    "fsmt": (fsmt, "tensor2tensor", range(2, N + 2)),
+    "ddpm": (ddpm, "tensor2tensor", range(N)),
+    "guided-diffusion": (guided_diffusion, "cos-first", range(N)),
+    "diffusers-default": (diffusers, "tensor2tensor", range(N)),
+    "diffusers-stable-diffusion": (STABLE_DIFFUSION, "cos-first", range(N)),
 }
-
-# --- posenc_lib reproduces each peer to the peer's own precision -------------------
 
 
 @pytest.mark.parametrize("d", [4, 16, 512])
 @pytest.mark.parametrize("name", PEERS, ids=str)
 def test_encoding_table_matches_each_peer(name, d):
-    build, convention, positions, first = PEERS[name]
-    rows = (
-        range(first, first - N, -1)
-        if positions is not None
-        else range(first, first + N)
-    )
+    """To the peer's own precision."""
+    build, convention, rows = PEERS[name]
     ours = encoding_table(convention, rows, d)
     np.testing.assert_allclose(build(N, d), ours, atol=5e-4 if d > 4 else 2e-6)
 
@@ -229,30 +198,17 @@ def test_recipes_computing_in_float32_drift_within_the_first_1000_rows(recipe):
     assert error.max() > 3e-5
 
 
-def test_tensor2tensor_is_concat_with_a_larger_base():
-    m = 256
-    assert tensor2tensor_base(10000.0, 512) == pytest.approx(10000.0 ** (m / (m - 1)))
-    np.testing.assert_allclose(
-        tensor2tensor(N, 512),
-        sinusoidal_positions(
-            range(N), 512, base=tensor2tensor_base(1e4, 512), layout="concat"
-        ),
-        atol=5e-4,
-    )
+def test_tensor2tensor_is_concat_with_a_larger_base_and_no_column_order():
+    """(test_encoding_table_matches_each_peer: to tensor2tensor's own table.)"""
+    assert tensor2tensor_base(10000.0, 512) == pytest.approx(10000.0 ** (256 / 255))
     assert tensor2tensor_base(10000.0, 2) == 10000.0  # one pair: frequency 1 anyway
-
-
-def test_no_column_order_turns_tensor2tensor_into_the_lessons_table():
     t2t = encoding_table("tensor2tensor", range(1000), 512)
     lesson = sinusoidal_positions(range(1000), 512, layout="concat")
     differ = ~np.all(np.isclose(t2t, lesson, rtol=0, atol=1e-6), axis=0)
     assert differ.sum() == 510  # all but pair 0 (frequency 1 in both)
     assert not differ[0] and not differ[256]
     assert permutation("tensor2tensor", 512) is None
-
-
-def test_fsmt_cannot_build_a_width_two_table():
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError):  # FSMT cannot build a width-2 table
         fsmt(5, 2)
     assert encoding_table("tensor2tensor", range(5), 2).shape == (5, 2)
 
@@ -267,16 +223,14 @@ def test_the_permutation_turns_the_table_into_the_lessons(convention, d):
     )
 
 
-# --- identify_encoding names each peer ---------------------------------------------
-
-
 @pytest.mark.parametrize("d", [4, 16, 512])
 @pytest.mark.parametrize("name", PEERS, ids=str)
 def test_identify_encoding_names_each_peer(name, d):
-    build, convention, positions, first = PEERS[name]
-    found = identify_encoding(build(N, d), positions=positions)
+    build, convention, rows = PEERS[name]
+    given = rows if rows.step < 0 else None  # Transformer-XL's, counting down
+    found = identify_encoding(build(N, d), positions=given)
     assert (found.convention, found.base, found.mistake) == (convention, 10000.0, None)
-    assert found.first_position == first
+    assert found.first_position == rows[0]
     assert found.distance < 1e-3
     assert "as used by" in found.message
 
@@ -309,19 +263,14 @@ class TensorLike:
         return self._array
 
 
-@pytest.mark.parametrize(
-    "wrap", [lambda t: t.tolist(), TensorLike], ids=["list", "__array__"]
-)
-def test_identify_encoding_takes_lists_and_array_likes(wrap):
-    found = identify_encoding(wrap(marian(30, 8)))
-    assert (found.convention, found.base) == ("concat", 10000.0)
-
-
-@pytest.mark.parametrize("base", [100.0, 500000.0, 1234.5])
-def test_identify_encoding_estimates_other_bases(base):
-    found = identify_encoding(sinusoidal_positions(range(60), 32, base=base))
-    assert found.convention == "interleaved"
-    assert found.base == pytest.approx(base, rel=1e-9)
+def test_identify_encoding_takes_lists_and_array_likes_and_estimates_bases():
+    for table in (marian(30, 8).tolist(), TensorLike(marian(30, 8))):
+        found = identify_encoding(table)
+        assert (found.convention, found.base) == ("concat", 10000.0)
+    for base in (100.0, 500000.0, 1234.5):
+        found = identify_encoding(sinusoidal_positions(range(60), 32, base=base))
+        assert found.convention == "interleaved"
+        assert found.base == pytest.approx(base, rel=1e-9)
 
 
 def test_identify_encoding_with_positions_far_out():
@@ -334,13 +283,10 @@ def test_identify_encoding_with_positions_far_out():
     assert "pass positions=" in lost.message
 
 
-def test_identify_encoding_of_a_single_row_cannot_tell_the_base():
+def test_identify_encoding_of_a_single_row_or_width_two_has_no_base():
     found = identify_encoding([marian(4, 4)[3]], positions=[3])
     assert (found.convention, found.base, found.first_position) == ("concat", None, 3)
     assert "I cannot tell the base" in found.message
-
-
-def test_identify_encoding_at_width_two_has_no_base():
     found = identify_encoding(sinusoidal_positions(range(10), 2))
     assert (found.convention, found.base) == ("interleaved", None)
     assert "every base gives the same table" in found.message
@@ -355,15 +301,12 @@ def test_identify_encoding_names_the_lessons_mistakes(mistake, d):
     assert found.message.startswith(f"This is the lesson's mistake '{mistake}'")
 
 
-def test_swapped_sin_cos_has_a_permutation():
+def test_swapped_sin_cos_has_a_permutation_and_no_change_is_no_mistake():
     table = np.array([MISTAKES["swapped-sin-cos"](p, 8) for p in range(20)])
     found = identify_encoding(table)
     np.testing.assert_allclose(
         table[:, found.permutation], sinusoidal_positions(range(20), 8), atol=1e-15
     )
-
-
-def test_a_mistake_that_changes_nothing_is_not_called_one():
     # at d = 4 every divisor is a whole number: integer-power is the right table
     table = [MISTAKES["integer-power"](p, 4) for p in range(40)]
     assert identify_encoding(table).convention == "interleaved"
@@ -390,49 +333,34 @@ def test_garbage_is_not_recognised_and_the_nearest_candidate_is_named(table):
     assert f"largest difference of {found.distance:.3g}" in found.message
 
 
-ONE_ROW = "one row per position"
-BAD_TABLES = [
+ONE_ROW = "must be 2-D: (n_positions, d_model), one row per position."
+CHOICES = "must be one of 'interleaved', 'concat', 'cos-first', 'tensor2tensor'."
+ONES, IDENTIFY = np.ones((3, 4)), identify_encoding
+REFUSED = [  # (call, error, message)
+    (lambda: IDENTIFY([1.0, 2.0]), ValueError, f"table has shape (2,), {ONE_ROW}"),
+    (lambda: IDENTIFY(np.ones((3, 5))), ValueError, "table.shape[1] == 5, must be an "),
+    (lambda: IDENTIFY([[0.0, np.nan]]), ValueError, "table[0, 1] == nan, must be a "),
     (
-        [1.0, 2.0],
-        ValueError,
-        f"table has shape (2,), must be 2-D: (n_positions, d_model), {ONE_ROW}.",
-    ),
-    (np.ones((3, 5)), ValueError, "table.shape[1] == 5, must be an even integer >= 2."),
-    ([[0.0, float("nan")]], ValueError, "table[0, 1] == nan, must be a finite number."),
-    (
-        [["a"]],
+        lambda: IDENTIFY([["a"]]),
         TypeError,
-        "table has dtype <U1, must hold real numbers (integers or floats).",
+        "table has dtype <U1, must hold real numbers",
+    ),
+    (lambda: IDENTIFY(ONES, positions=[0, 1]), ValueError, "positions has length 2, "),
+    (lambda: IDENTIFY(ONES, positions=[0, 1, -1]), ValueError, "positions[2] == -1"),
+    (
+        lambda: encoding_table("halves", [0], 4),
+        ValueError,
+        f"convention == 'halves', {CHOICES}",
+    ),
+    (
+        lambda: permutation("concat", 10**9),
+        ValueError,
+        "d_model would give the column ",
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("table", "error", "message"), BAD_TABLES, ids=["1-D", "odd", "nan", "strings"]
-)
-def test_bad_tables_are_named(table, error, message):
-    with pytest.raises(error, match=f"^{re.escape(message)}$"):
-        identify_encoding(table)
-
-
-def test_positions_must_match_the_rows():
-    msg = "positions has length 2, must be 3 (rows of table)."
-    with pytest.raises(ValueError, match=re.escape(msg)):
-        identify_encoding(np.ones((3, 4)), positions=[0, 1])
-    with pytest.raises(ValueError, match=re.escape("positions[1] == -1")):
-        identify_encoding(np.ones((2, 4)), positions=[0, -1])
-
-
-def test_an_unknown_convention_names_the_choices():
-    msg = (
-        "convention == 'halves', must be one of 'interleaved', 'concat', "
-        "'cos-first', 'tensor2tensor'."
-    )
-    with pytest.raises(ValueError, match=re.escape(msg)):
-        encoding_table("halves", [0], 4)
-
-
-def test_a_permutation_past_the_array_limit_is_refused_at_once():
-    message = "d_model would give the column order of shape (1000000000,), 7.45 GiB"
-    with pytest.raises(ValueError, match=re.escape(message)):
-        permutation("concat", 10**9)
+@pytest.mark.parametrize(("call", "error", "message"), REFUSED)
+def test_each_function_names_its_argument(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
+        call()

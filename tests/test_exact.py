@@ -1,14 +1,8 @@
-"""posenc_lib.exact, the exact and fast path of ``sinusoidal_positions``.
-
-From position 2**12 on, or for 2**12 rows and more, ``sinusoidal_positions`` hands
-its table to ``exact.sinusoidal_table``: rotated blocks for a contiguous run,
-exact angles row block by row block otherwise. Here those tables are compared
-with the formula written out in numpy (angles as an outer product, then
-``np.sin``/``np.cos``), with a plain ``math.sin`` loop, and with ``mpmath`` at
-60 digits; their scratch memory is measured with ``tracemalloc``; and a spy
-checks which inputs are handed over. Nothing here is timed: see
-``benchmarks/``. (test_adversarial_exactness.py holds every path to mpmath over
-the whole accepted range.)
+"""posenc_lib.exact, the path of ``sinusoidal_positions`` from position 2**12 on
+or for 2**12 rows and more: its tables against the formula as one outer product,
+a plain loop and mpmath; its scratch memory (tracemalloc); which inputs it gets
+(a spy). Nothing is timed (``benchmarks/``); test_adversarial_exactness.py holds
+every path to mpmath over the whole accepted range.
 """
 
 import tracemalloc
@@ -37,16 +31,12 @@ def direct_formula(positions, d_model):
 
 
 def tolerance(positions):
-    """``direct_formula`` rounds the angle ``pos / divisor`` by up to half a unit
-    in its last place, ``sinusoidal_positions`` not at all: 9.1e-13 for angles
-    below 10,000 (< 2**14), 5.8e-11 below 1,000,000 (< 2**20); the sines and
-    cosines themselves add a few 1e-16. So 1e-12 and 1e-10."""
+    """``direct_formula`` rounds ``pos / divisor`` by half a unit in its last place
+    (9.1e-13 below 2**14, 5.8e-11 below 2**20), the library not: 1e-12, 1e-10."""
     largest = max(positions)
     assert largest < 1_000_000
     return 1e-12 if largest < 10_000 else 1e-10
 
-
-# --- the exact tables against the direct formula -------------------------------
 
 CONTIGUOUS = {
     "range-4096x512": (range(4096), 512),
@@ -85,9 +75,6 @@ def test_any_range_below_10000_equals_direct_formula(start, n, d_model):
     np.testing.assert_allclose(result, expected, rtol=0, atol=1e-12)
 
 
-# --- float32 against 30 digits ------------------------------------------------
-
-
 @pytest.mark.parametrize("first", [0, 10**4, 10**6, 10**8, 10**9 - 100])
 def test_float32_is_within_2e_7_of_30_digits(first):
     positions = np.arange(first, first + 100)  # a run: rotated blocks
@@ -97,9 +84,6 @@ def test_float32_is_within_2e_7_of_30_digits(first):
     exact = mpmath_rows(positions[sample], 64, exact_divisors=True)
     error = np.abs(table[sample].astype(np.float64) - exact).max()
     assert error <= 2e-7
-
-
-# --- memory -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "concat"])
@@ -122,14 +106,6 @@ def test_peak_scratch_memory_is_under_10_percent_of_the_output(
     assert peak - table.nbytes <= 0.10 * table.nbytes
 
 
-# --- layout="concat": the same numbers, sines first ---------------------------
-
-
-def halves(table):
-    """An interleaved table regrouped as [sin | cos] halves, written out here."""
-    return np.concatenate([table[:, 0::2], table[:, 1::2]], axis=1)
-
-
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize(
     "positions",
@@ -140,10 +116,8 @@ def test_concat_layout_is_the_interleaved_table_regrouped(positions, dtype):
     interleaved = sinusoidal_positions(positions, 64, dtype=dtype)
     concat = sinusoidal_positions(positions, 64, dtype=dtype, layout="concat")
     assert concat.dtype == dtype
-    np.testing.assert_array_equal(concat, halves(interleaved))
-
-
-# --- which inputs are handed over -----------------------------------------------
+    halves = np.concatenate([interleaved[:, 0::2], interleaved[:, 1::2]], axis=1)
+    np.testing.assert_array_equal(concat, halves)
 
 
 @pytest.fixture

@@ -78,35 +78,24 @@ def test_the_index_gives_each_angle_letter_one_meaning():
 
 
 @pytest.mark.parametrize("where, cell", CORE, ids=[w for w, _ in CORE])
-def test_an_angle_letter_means_what_the_index_says(where, cell):
-    r"""04 once wrote $t = \Delta\,\omega_i$ in section 1, $t = q\,\omega_i$ in 2."""
+def test_each_core_cell_follows_the_index(where, cell):
+    r"""Its math uses only the index's symbols, an angle letter as the index
+    defines it (04 once wrote $t = \Delta\,\omega_i$, then $t = q\,\omega_i$); its
+    code names the width ``d_model`` and encodings ``pe_table`` (04 once called
+    them ``table``, as 01 does the embedding table)."""
     defined = dict(_definitions(_symbol_column()))
-    if cell.cell_type == "markdown":
-        maths = [a or b for a, b in MATH.findall(cell.source)]
-        for letter, value in _definitions(maths):
-            if letter in defined:
-                assert value == defined[letter], f"{where}: ${letter} = {value}$"
-
-
-@pytest.mark.parametrize("where, cell", CORE, ids=[w for w, _ in CORE])
-def test_table_names_only_an_embedding_table(where, cell):
-    """Encodings are ``pe_table``: 04 once called them ``table``, as 01 does the
-    embedding table."""
-    if cell.cell_type == "code":
-        for line in cell.source.splitlines():
-            if re.match(r"\s*table\s*=", line):
-                assert not re.search(r"sinusoidal_positions|pos_encoding", line), (
-                    f"{where}: {line.strip()} (name encodings pe_table)"
-                )
-
-
-@pytest.mark.parametrize("where, cell", CORE, ids=[w for w, _ in CORE])
-def test_the_core_path_uses_only_the_indexs_symbols(where, cell):
     if cell.cell_type == "markdown":
         text = re.sub(r"`[^`]*`", " ", cell.source)  # code spans are code
         used = set().union(*(_symbols(a or b) for a, b in MATH.findall(text)))
         assert used <= _defined() | {"pi"}, f"{where}: {sorted(used - _defined())}"
-    else:
-        assert not re.search(r"\bd\b(?!['\"])", cell.source), (
-            f"{where}: name it d_model"
-        )
+        maths = [a or b for a, b in MATH.findall(cell.source)]
+        for letter, value in _definitions(maths):
+            if letter in defined:
+                assert value == defined[letter], f"{where}: ${letter} = {value}$"
+        return
+    assert not re.search(r"\bd\b(?!['\"])", cell.source), f"{where}: name it d_model"
+    for line in cell.source.splitlines():
+        if re.match(r"\s*table\s*=", line):
+            assert not re.search(r"sinusoidal_positions|pos_encoding", line), (
+                f"{where}: {line.strip()} (name encodings pe_table)"
+            )

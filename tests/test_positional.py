@@ -1,12 +1,8 @@
-"""sinusoidal_positions and friends against the card, the lesson and a plain loop.
+"""sinusoidal_positions and friends against a plain ``math.sin`` loop (reference.py).
 
-The reference below is the formula written out with ``math.sin``/``math.cos``,
-one number at a time; it shares no code with the library. Fewer than 2**12 rows
-of positions below 2**12 take the formula as written, everything else
-``posenc_lib.exact`` (rotated blocks for a contiguous run), so every kind of
-input is checked. Within 1e-12 of a float64 ``math.sin`` loop: both round the
-angle ``pos / divisor`` once (below 2**12 by at most 2.3e-13), and the library
-may not round it at all (test_adversarial_exactness.py holds it to mpmath).
+Fewer than 2**12 rows of positions below 2**12 take the formula as written, the
+rest ``posenc_lib.exact``: every kind of input is checked, within 1e-12 (both round
+``pos / divisor`` once, by at most 2.3e-13 below 2**12, or the library not at all).
 """
 
 import math
@@ -32,17 +28,11 @@ d_models = st.integers(1, 32).map(lambda half: 2 * half)
 moderate = st.integers(0, 2000)  # positions where a float64 angle is exact to 1e-12
 
 
-# --- the card's and the lesson's numbers --------------------------------------
-
-
 @pytest.mark.parametrize("d_model", [2, 4, 10, 512])
 @pytest.mark.parametrize("n", [1, 4096], ids=["formula", "exact-run"])
 def test_position_zero_is_exactly_0_1_0_1(d_model, n):
     first = sinusoidal_positions(range(n), d_model)[0]
     np.testing.assert_array_equal(first, [0.0, 1.0] * (d_model // 2))
-
-
-# --- the independent reference ------------------------------------------------
 
 
 def test_shuffled_and_duplicate_positions_match_plain_loop():
@@ -102,11 +92,6 @@ def test_dtype_is_respected(dtype, n):
 # --- frequencies and wavelengths ----------------------------------------------
 
 
-def test_frequencies_are_one_over_the_divisors():
-    np.testing.assert_allclose(frequencies(4), [1.0, 0.01], rtol=1e-15)
-    np.testing.assert_allclose(frequencies(8), [1, 0.1, 0.01, 0.001], rtol=1e-14)
-
-
 @pytest.mark.parametrize("d_model", [2, 8, 128, 512])
 def test_wavelengths_grow_geometrically_from_2pi_towards_10000_times_2pi(d_model):
     lengths = wavelengths(d_model)
@@ -118,6 +103,7 @@ def test_wavelengths_grow_geometrically_from_2pi_towards_10000_times_2pi(d_model
 
 
 def test_frequencies_are_the_ones_the_encoding_uses():
+    np.testing.assert_allclose(frequencies(8), [1, 0.1, 0.01, 0.001], rtol=1e-14)
     row = pos_encoding(1, 16)
     np.testing.assert_allclose(row[0::2], np.sin(frequencies(16)), atol=1e-15)
     np.testing.assert_allclose(row[1::2], np.cos(frequencies(16)), atol=1e-15)
@@ -153,160 +139,52 @@ def test_rotation_is_block_diagonal_in_the_interleaved_layout():
     np.testing.assert_array_equal(rotation_matrix(0, 4), np.eye(4))
 
 
-# --- bad input: exact messages ------------------------------------------------
-# (the checks' own cases, bools, bytes, huge integers, are in test_validation.py;
-# here, that each function makes them, naming its argument)
+# --- bad input: each function names its argument -------------------------------
+# (the checks' own cases, bools, bytes, huge integers, are in test_validation.py)
 
 EVEN = "must be an even integer >= 2."
 NON_NEGATIVE = "must be a non-negative integer"
 ONE_D = "must be a 1-D sequence of non-negative integers"
-FLOAT_DTYPE = "must be a floating-point dtype such as numpy.float64 or numpy.float32."
-BASE_RANGE = "must be a number in [1, 1e100]"
-BASE_LOW = "below 1 an angle would exceed its position"
+BASE = "must be a number in [1, 1e100]"
+LOW = "below 1 an angle would exceed its position"
+LAYOUTS = "must be one of 'interleaved', 'concat'."
+FLOAT = "must be a floating-point dtype such as numpy.float64 or numpy.float32."
 
-
-def _refused(call, error, message):
-    with pytest.raises(error, match=f"^{re.escape(message)}$"):
-        call()
-
-
-BAD_D_MODEL = {
-    "odd": (7, ValueError, f"d_model == 7, {EVEN}"),
-    "zero": (0, ValueError, f"d_model == 0, {EVEN}"),
-    "negative": (-4, ValueError, f"d_model == -4, {EVEN}"),
-    "float": (4.0, TypeError, f"d_model == 4.0 (float), {EVEN}"),
-    "string": ("4", TypeError, f"d_model == '4' (str), {EVEN}"),
-    "bool": (True, TypeError, f"d_model == True (bool), {EVEN}"),
-    "none": (None, TypeError, f"d_model == None, {EVEN}"),
-}
-D_MODEL_CALLS = {
-    "sinusoidal_positions": lambda d: sinusoidal_positions([0], d),
-    "pos_encoding": lambda d: pos_encoding(0, d),
-    "frequencies": frequencies,
-    "wavelengths": wavelengths,
-    "R": lambda d: rotation_matrix(1, d),
-}
-
-
-@pytest.mark.parametrize("case", BAD_D_MODEL)
-@pytest.mark.parametrize("call", D_MODEL_CALLS)
-def test_bad_d_model(call, case):
-    d_model, error, message = BAD_D_MODEL[case]
-    _refused(lambda: D_MODEL_CALLS[call](d_model), error, message)
-
-
-BAD_POSITIONS = {
-    "negative": ([0, -1], ValueError, f"positions[1] == -1, {NON_NEGATIVE}."),
-    "float": ([1.5], TypeError, f"positions[0] == 1.5 (float), {NON_NEGATIVE}."),
-    "float-after-int": (
-        [0, 2.0],
+SP, PE, R = sinusoidal_positions, pos_encoding, rotation_matrix
+REFUSED = [  # (call, error, message)
+    (lambda: SP([0], 7), ValueError, f"d_model == 7, {EVEN}"),
+    (lambda: PE(0, True), TypeError, f"d_model == True (bool), {EVEN}"),
+    (lambda: frequencies(4.0), TypeError, f"d_model == 4.0 (float), {EVEN}"),
+    (lambda: wavelengths(None), TypeError, f"d_model == None, {EVEN}"),
+    (lambda: R(1, "4"), TypeError, f"d_model == '4' (str), {EVEN}"),
+    (lambda: SP([0, -1], 4), ValueError, f"positions[1] == -1, {NON_NEGATIVE}."),
+    (
+        lambda: SP([0, 2.0], 4),
         TypeError,
         f"positions[1] == 2.0 (float), {NON_NEGATIVE}.",
     ),
-    "string": ("012", TypeError, f"positions == '012' (str), {ONE_D}."),
-    "string-element": (["0"], TypeError, f"positions[0] == '0' (str), {NON_NEGATIVE}."),
-    "empty": ([], ValueError, f"positions is empty, {ONE_D} of length >= 1."),
-    "empty-range": (
-        range(0),
-        ValueError,
-        f"positions is empty, {ONE_D} of length >= 1.",
-    ),
-    "2-D": ([[0, 1], [2, 3]], ValueError, f"positions has shape (2, 2), {ONE_D}."),
-    "scalar": (3, TypeError, f"positions == 3 (int), {ONE_D}."),
-    "negative-array": (
-        np.array([-3]),
-        ValueError,
-        f"positions[0] == -3, {NON_NEGATIVE}.",
-    ),
-}
+    (lambda: SP(["0"], 4), TypeError, f"positions[0] == '0' (str), {NON_NEGATIVE}."),
+    (lambda: SP("012", 4), TypeError, f"positions == '012' (str), {ONE_D}."),
+    (lambda: SP(range(0), 4), ValueError, f"positions is empty, {ONE_D} of length"),
+    (lambda: SP([[0, 1]], 4), ValueError, f"positions has shape (1, 2), {ONE_D}."),
+    (lambda: SP(3, 4), TypeError, f"positions == 3 (int), {ONE_D}."),
+    (lambda: SP([1], 4, base=0), ValueError, f"base == 0, {BASE}: {LOW}."),
+    (lambda: SP([1], 4, base=np.nan), ValueError, f"base == nan, {BASE}."),
+    (lambda: SP([1], 4, base="1e4"), TypeError, f"base == '1e4' (str), {BASE}."),
+    (lambda: SP([1], 4, dtype=int), TypeError, f"dtype == int64, {FLOAT}"),
+    (lambda: SP([1], 4, dtype=complex), TypeError, f"dtype == complex128, {FLOAT}"),
+    (lambda: PE(-1, 4), ValueError, "pos == -1, must be an integer >= 0."),
+    (lambda: PE([3], 4), TypeError, "pos == [3], must be an integer >= 0."),
+    (lambda: R(0.5, 4), TypeError, "offset == 0.5 (float), must be an integer."),
+    (lambda: frequencies(4, base=-1), ValueError, f"base == -1, {BASE}: {LOW}."),
+    (lambda: SP([1], 4, layout="halves"), ValueError, f"layout == 'halves', {LAYOUTS}"),
+    (lambda: PE(1, 4, layout="half"), ValueError, f"layout == 'half', {LAYOUTS}"),
+    (lambda: PE(1, 4, layout=None), TypeError, f"layout == None, {LAYOUTS}"),
+]
 
 
-@pytest.mark.parametrize("case", BAD_POSITIONS)
-def test_bad_positions(case):
-    positions, error, message = BAD_POSITIONS[case]
-    _refused(lambda: sinusoidal_positions(positions, 4), error, message)
-
-
-BAD_KEYWORDS = {
-    "base-zero": ({"base": 0}, ValueError, f"base == 0, {BASE_RANGE}: {BASE_LOW}."),
-    "base-negative": (
-        {"base": -10.0},
-        ValueError,
-        f"base == -10.0, {BASE_RANGE}: {BASE_LOW}.",
-    ),
-    "base-nan": ({"base": float("nan")}, ValueError, f"base == nan, {BASE_RANGE}."),
-    "base-string": ({"base": "1e4"}, TypeError, f"base == '1e4' (str), {BASE_RANGE}."),
-    "dtype-int": ({"dtype": int}, TypeError, f"dtype == int64, {FLOAT_DTYPE}"),
-    "dtype-complex": (
-        {"dtype": np.complex128},
-        TypeError,
-        f"dtype == complex128, {FLOAT_DTYPE}",
-    ),
-}
-
-
-@pytest.mark.parametrize("case", BAD_KEYWORDS)
-def test_bad_base_and_dtype(case):
-    kwargs, error, message = BAD_KEYWORDS[case]
-    _refused(lambda: sinusoidal_positions([1], 4, **kwargs), error, message)
-
-
-def test_dtype_float_is_numpys_name_for_float64():
+@pytest.mark.parametrize(("call", "error", "message"), REFUSED)
+def test_each_function_names_its_argument(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
+        call()
     assert sinusoidal_positions([1], 4, dtype="float").dtype == np.float64
-
-
-BAD_SCALARS = {
-    "pos-negative": (
-        lambda: pos_encoding(-1, 4),
-        ValueError,
-        "pos == -1, must be an integer >= 0.",
-    ),
-    "pos-float": (
-        lambda: pos_encoding(2.5, 4),
-        TypeError,
-        "pos == 2.5 (float), must be an integer >= 0.",
-    ),
-    "pos-list": (
-        lambda: pos_encoding([3], 4),
-        TypeError,
-        "pos == [3], must be an integer >= 0.",
-    ),
-    "offset-float": (
-        lambda: rotation_matrix(0.5, 4),
-        TypeError,
-        "offset == 0.5 (float), must be an integer.",
-    ),
-    "frequencies-base": (
-        lambda: frequencies(4, base=-1),
-        ValueError,
-        f"base == -1, {BASE_RANGE}: {BASE_LOW}.",
-    ),
-}
-
-
-@pytest.mark.parametrize("case", BAD_SCALARS)
-def test_bad_scalar_arguments(case):
-    _refused(*BAD_SCALARS[case])
-
-
-# --- layout ---------------------------------------------------------------------
-
-
-BAD_LAYOUTS = {
-    "unknown": ("halves", ValueError, "layout == 'halves', must be one of"),
-    "rope-name": ("half", ValueError, "layout == 'half', must be one of"),
-    "none": (None, TypeError, "layout == None, must be one of"),
-    "int": (2, TypeError, "layout == 2 (int), must be one of"),
-}
-
-
-@pytest.mark.parametrize("case", BAD_LAYOUTS)
-@pytest.mark.parametrize("call", [sinusoidal_positions, pos_encoding])
-def test_bad_layout_names_the_choices(call, case):
-    layout, error, message = BAD_LAYOUTS[case]
-    message += " 'interleaved', 'concat'."
-    _refused(
-        lambda: call([1] if call is sinusoidal_positions else 1, 4, layout=layout),
-        error,
-        message,
-    )

@@ -1,6 +1,10 @@
-"""Dot products of encodings: d/2 on the diagonal, a function of |i - j| elsewhere."""
+"""Dot products of encodings: d/2 on the diagonal, a function of |i - j| elsewhere.
 
-import math
+(test_adversarial_exactness.py holds ``similarity`` to the closed form
+``sum_i cos((p - q) w_i)`` at any two positions, so to the dot product and
+a function of the distance.)
+"""
+
 import re
 
 import numpy as np
@@ -15,7 +19,13 @@ from posenc_lib import (
     similarity,
     sinusoidal_positions,
 )
-from posenc_lib.properties import pair_turns
+from posenc_lib.properties import (
+    diagonal_spread,
+    min_row_distance,
+    pair_turns,
+    rotation_error,
+    table_of,
+)
 
 d_models = st.integers(1, 32).map(lambda half: 2 * half)
 positions = st.integers(0, 1000)
@@ -28,22 +38,6 @@ def test_self_similarity_is_half_the_width(pos, d_model):
     row = pos_encoding(pos, d_model)
     assert float(row @ row) == pytest.approx(d_model / 2, abs=TOLERANCE)
     assert similarity(pos, pos, d_model) == pytest.approx(d_model / 2, abs=TOLERANCE)
-
-
-@given(positions, positions, st.integers(0, 1000), d_models)
-def test_similarity_depends_only_on_the_distance(i, j, shift, d_model):
-    base = similarity(i, j, d_model)
-    assert similarity(j, i, d_model) == pytest.approx(base, abs=TOLERANCE)
-    assert similarity(i + shift, j + shift, d_model) == pytest.approx(
-        base, abs=TOLERANCE
-    )
-    closed_form = offset_similarity([abs(i - j)], d_model)[0]
-    assert closed_form == pytest.approx(base, abs=TOLERANCE)
-
-
-def test_similarity_is_the_dot_product_of_the_rows():
-    expected = sum(math.cos(8 / 10000 ** (2 * pair / 8)) for pair in range(4))
-    assert similarity(3, 11, 8) == pytest.approx(expected, abs=1e-13)
 
 
 def test_similarity_falls_from_d_over_2_for_near_neighbours():
@@ -94,51 +88,43 @@ def test_pair_turns_of_a_rotation_are_its_angles():
     np.testing.assert_allclose(found.matrix, rotation_matrix(5, 16), atol=1e-15)
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "message"),
-    [
-        (lambda: similarity(-1, 0, 4), ValueError, "p == -1, must be an integer >= 0."),
-        (
-            lambda: similarity(0, 1.5, 4),
-            TypeError,
-            "q == 1.5 (float), must be an integer >= 0.",
-        ),
-        (
-            lambda: similarity(0, 1, 3),
-            ValueError,
-            "d_model == 3, must be an even integer >= 2.",
-        ),
-        (
-            lambda: offset_similarity([-2], 4),
-            ValueError,
-            "offsets[0] == -2, must be a non-negative integer.",
-        ),
-        (
-            lambda: offset_similarity([0], "4"),
-            TypeError,
-            "d_model == '4' (str), must be an even integer >= 2.",
-        ),
-        (
-            lambda: pair_turns(np.ones((4, 6))),
-            ValueError,
-            "matrix has shape (4, 6), must be (4, 4), square.",
-        ),
-        (
-            lambda: pair_turns(np.ones((3, 3))),
-            ValueError,
-            "matrix.shape[0] == 3, must be an even integer >= 2.",
-        ),
-    ],
-    ids=[
-        "i-negative",
-        "q-float",
-        "d-odd",
-        "offset-negative",
-        "d-string",
-        "turns-not-square",
-        "turns-odd",
-    ],
-)
-def test_bad_input(call, error, message):
-    with pytest.raises(error, match=f"^{re.escape(message)}$"):
+@pytest.mark.parametrize("shape", [(1, 1), (1, 5), (5, 1), (3, 7), (7, 3), (6, 6)])
+def test_diagonal_spread_is_the_largest_range_of_a_diagonal(shape):
+    """It walks the shorter side; here each diagonal, one at a time."""
+    matrix = np.random.default_rng(sum(shape)).normal(size=shape)
+    diagonals = range(1 - shape[0], shape[1])
+    expected = max(np.ptp(np.diagonal(matrix, k)) for k in diagonals)
+    assert diagonal_spread(matrix) == expected
+
+
+FN = "must return d_model == 4 real"
+TO, ROWS = table_of, np.zeros((2, 4))
+REFUSED = [  # (call, error, message)
+    (lambda: similarity(-1, 0, 4), ValueError, "p == -1, must be an integer >= 0."),
+    (lambda: similarity(0, 1.5, 4), TypeError, "q == 1.5 (float), must be an integer "),
+    (lambda: similarity(0, 1, 3), ValueError, "d_model == 3, must be an even integer "),
+    (lambda: offset_similarity([-2], 4), ValueError, "offsets[0] == -2, must be a non"),
+    (lambda: offset_similarity([0], "4"), TypeError, "d_model == '4' (str), must be "),
+    (lambda: pair_turns(np.ones((4, 6))), ValueError, "matrix has shape (4, 6), must"),
+    (lambda: pair_turns(np.ones((3, 3))), ValueError, "matrix.shape[0] == 3, must be"),
+    (lambda: TO(lambda p, d: None, 2, 4), TypeError, f"fn(0, 4) returned None, {FN}"),
+    (lambda: TO(lambda p, d: [[0], [1, 2]], 2, 4), TypeError, "fn(0, 4) returned [["),
+    (lambda: TO(lambda p, d: [0.0], 2, 4), ValueError, "fn(0, 4) returned shape (1,)"),
+    (lambda: rotation_error(ROWS, 2), ValueError, "offset == 2, must be < 2 (the num"),
+    (
+        lambda: min_row_distance([[0.0, 1.0]]),
+        ValueError,
+        "table has shape (1, 2), must",
+    ),
+    (
+        lambda: TO(pos_encoding, 10**6, 2),  # a function called 10**6 times
+        ValueError,
+        "n_positions == 1000000, must be an integer in [1, 100000].",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), REFUSED)
+def test_each_function_names_its_argument(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
         call()

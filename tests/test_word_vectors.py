@@ -43,16 +43,17 @@ def test_group_similarity_against_a_plain_loop():
     )
 
 
-def test_context_pairs_against_a_plain_loop():
+@pytest.mark.parametrize("window", [1, 2, 9])  # 9: past every sentence's length
+def test_context_pairs_against_a_plain_loop(window):
     vocab = vocabulary(TOY_CORPUS)
     expected = []
     for sentence in TOY_CORPUS:
         words = sentence.split()
         for i in range(len(words)):
             for j in range(len(words)):
-                if i != j and abs(i - j) <= 2:
+                if i != j and abs(i - j) <= window:
                     expected.append((vocab.index(words[i]), vocab.index(words[j])))
-    np.testing.assert_array_equal(context_pairs(TOY_CORPUS, vocab), expected)
+    np.testing.assert_array_equal(context_pairs(TOY_CORPUS, vocab, window), expected)
 
 
 def test_the_start_table_is_init_embedding_with_a_larger_scale():
@@ -100,14 +101,13 @@ def test_project_2d_keeps_distances_of_planar_points_and_fixes_signs():
     np.testing.assert_allclose(project_2d(-planar), points, rtol=0, atol=1e-12)
 
 
-def test_train_rejects_a_bad_learning_rate():
-    with pytest.raises(ValueError, match=re.escape("learning_rate == 0.0")):
-        train_word_vectors(np.ones((2, 2)), [[0, 1]], learning_rate=0.0)
-
-
 @pytest.mark.parametrize(
     "call, message",
     [
+        (
+            lambda: train_word_vectors(np.ones((2, 2)), [[0, 1]], learning_rate=0.0),
+            "learning_rate == 0.0, must be a finite number > 0.",
+        ),
         (
             lambda: cosine_similarity(np.ones((30_000, 2))),
             "vectors would give the result of shape (30000, 30000), 6.71 GiB",
@@ -121,8 +121,8 @@ def test_train_rejects_a_bad_learning_rate():
             "steps == 1000000000, must be an integer in [1, 10000].",
         ),
     ],
-    ids=["similarities", "pairs", "steps"],
+    ids=["learning_rate", "similarities", "pairs", "steps"],
 )
-def test_sizes_are_checked_before_anything_is_built(call, message):
+def test_sizes_and_counts_are_checked_before_anything_is_built(call, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         call()

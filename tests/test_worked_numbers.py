@@ -4,23 +4,16 @@ The two source documents (``../shared/seeds``) state these numbers; the chapters
 show them again, each checked in its own cell (nbval keeps those true). Numbers
 given to 4 decimals are compared within half a unit of the 4th decimal, the
 card's 6 significant digits within half a unit of the 6th: any CPU's last bits
-pass, a wrong formula does not.
+pass, a wrong formula does not. (The lesson's sum, embedding plus encoding, is
+``encode``'s doctest; its command script, test_exercise_cli.py's first test.)
 """
 
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 
-from posenc_lib import (
-    encode,
-    pos_encoding,
-    sinusoidal_positions,
-)
+from posenc_lib import pos_encoding, sinusoidal_positions
 
-ROOT = Path(__file__).resolve().parent.parent
 FOUR_DECIMALS = 5e-5
 
 
@@ -30,14 +23,6 @@ def test_the_lessons_trace_for_width_4_at_position_3():
     np.testing.assert_allclose(pe, expected, rtol=0, atol=1e-15)
     lesson = [0.1411, -0.9900, 0.0300, 0.9996]
     np.testing.assert_allclose(pe, lesson, rtol=0, atol=FOUR_DECIMALS)
-
-
-def test_the_lessons_sum_of_an_embedding_and_the_encoding():
-    table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
-    lesson = [0.6411, -1.4900, 1.0300, 0.9996]
-    np.testing.assert_allclose(
-        encode(table, [1, 1, 1, 0])[3], lesson, rtol=0, atol=FOUR_DECIMALS
-    )
 
 
 def test_the_cards_two_examples():
@@ -55,19 +40,3 @@ def test_the_cards_tap_a_position_numbers():
     """Position 1 encoded with 8 numbers: pairs of frequency 1, 0.1 and 0.01."""
     card = [0.8415, 0.5403, 0.0998, 0.9950, 0.0100, 1.0000]
     np.testing.assert_allclose(pos_encoding(1, 8)[:6], card, atol=FOUR_DECIMALS)
-
-
-def test_the_lessons_command_script_prints_the_lessons_numbers():
-    done = subprocess.run(
-        [sys.executable, "-m", "posenc_lib", "run", "examples/lesson.txt"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
-    lines = done.stdout.splitlines()
-    assert lines[1] == "0.1411 -0.9900 0.0300 0.9996"  # POSENC 3
-    assert lines[2] == "0.0000 1.0000 0.0000 1.0000"  # POSENC 0
-    assert lines[3] == "0.6411 -1.4900 1.0300 0.9996"  # ADD 3
-    assert lines[4] == "2.0000"  # SIM 2 2: d / 2
-    assert lines[5] == lines[6]  # SIM 1 4 and SIM 5 8: the same distance
