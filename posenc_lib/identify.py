@@ -65,6 +65,13 @@ class Identification(NamedTuple):
     distance : float
         Largest |difference| from the named (or nearest) candidate.
     message : str
+
+    Examples
+    --------
+    >>> from posenc_lib import encoding_table
+    >>> found = identify_encoding(encoding_table("concat", range(8), 6))
+    >>> found.convention, found.first_position
+    ('concat', 0)
     """
 
     convention: str | None

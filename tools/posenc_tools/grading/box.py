@@ -156,12 +156,19 @@ def reference(name):
 
 
 def _public_names(source):
-    """The names of a module's ``__all__`` (a literal), read without running it."""
+    """A module's ``__all__`` (a literal, or a literal string's ``.split()``),
+    read without running it."""
     for node in ast.parse(source.read_text("utf-8")).body:
         if isinstance(node, ast.Assign) and any(
             getattr(target, "id", None) == "__all__" for target in node.targets
         ):
-            return ast.literal_eval(node.value)
+            value = node.value
+            if (
+                isinstance(value, ast.Call)
+                and getattr(value.func, "attr", "") == "split"
+            ):
+                return ast.literal_eval(value.func.value).split()
+            return ast.literal_eval(value)
     return []
 
 
