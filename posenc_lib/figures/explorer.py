@@ -351,9 +351,5 @@ class Explorer(BrowserWidget):
         line = dot_line(self.pos, self.d_model, self.offset)
         return f"{line}\n= Σᵢ cos(Δ·ωᵢ) = {line.rsplit(' = ', 1)[1]}"
 
-    def values(self):
-        """The current ``(pos, d_model, offset, pair)``."""
-        return tuple(getattr(self, name) for name in self._shown)
-
 
 explorer = Explorer  # the notebooks' name for it
