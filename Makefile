@@ -62,11 +62,11 @@ test-oldest: .venv-oldest/.installed
 # cos, exp, ... take the code paths of a CPU without them (their last bits
 # differ). Runs what those last bits can change: the doctests, every notebook
 # under nbval (text and PNGs), and the tests of numbers (the encoding, its exact
-# path, the worked numbers, the properties, attention, the conventions, the
-# mistakes, the trainings, and the checkers, which judge a learner's numbers).
+# path, the properties, attention, the conventions, the mistakes, the trainings,
+# and the checkers, which judge a learner's numbers).
 # Not the rest: files, messages, figures' geometry, processes, browsers.
 BASELINE_TESTS := posenc_lib notebooks $(addprefix tests/test_,$(addsuffix .py, \
-	worked_numbers positional exact properties embedding attention conventions \
+	positional exact properties embedding attention conventions \
 	mistakes lookback word_vectors simd_features adversarial_exactness \
 	adversarial_library exercise_checkers exercise_usual_bugs exercise_commands \
 	exercise_diff))

@@ -4,11 +4,9 @@
 >>> pos_encoding(3, 4).round(4)
 array([ 0.1411, -0.99  ,  0.03  ,  0.9996])
 
-One module per topic (:mod:`~posenc_lib.positional` is the formula). The names
-below load with their module when first used, so that ``python -m posenc_lib``
-reaches ``__main__.py`` before anything imports numpy. :mod:`posenc_lib.exercise`
-and :mod:`posenc_lib.figures` load when imported; grading a class is a course
-tool (``tools/posenc_tools``), outside this package.
+One module per topic. The names below load with their module when first used, so
+that ``python -m posenc_lib`` reaches ``__main__.py`` before anything imports
+numpy; :mod:`posenc_lib.exercise` and :mod:`posenc_lib.figures` when imported.
 """
 
 import importlib

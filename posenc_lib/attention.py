@@ -1,11 +1,7 @@
-r"""A tiny self-attention layer, learned positions and RoPE, for chapter 06.
-
-Single-head self-attention on ``x``, ``(n, d_model)``, is ``softmax(Q K^T /
-sqrt(d_head)) V`` with ``Q, K, V = x W_q, x W_k, x W_v``. Shuffling the rows of
-``x`` shuffles the output's (*permutation equivariance*); adding ``PE`` breaks
-that, and so do a *learned* table (:class:`LearnedPositions`) and *RoPE* (J. Su
-et al., RoFormer, arXiv:2104.09864), which turns each pair of the queries and
-keys by ``pos * frequency``: ``rope(q, m) . rope(k, n)`` depends on ``n - m``.
+r"""Chapter 06's tiny self-attention layer, ``softmax(Q K^T / sqrt(d_head)) V`` with
+``Q, K, V = x W_q, x W_k, x W_v`` (it only shuffles its output when the rows of
+``x`` are shuffled), learned positions and RoPE (J. Su et al., RoFormer,
+arXiv:2104.09864): ``rope(q, m) . rope(k, n)`` depends on ``n - m``.
 """
 
 from typing import NamedTuple
@@ -30,7 +26,6 @@ from .validation import (
 )
 
 __all__ = [
-    "ROPE_LAYOUTS",
     "AttentionHead",
     "LearnedPositions",
     "init_head",
@@ -41,8 +36,6 @@ __all__ = [
     "self_attention",
     "softmax",
 ]
-
-ROPE_LAYOUTS = ("interleaved", "half")  # pairs (2i, 2i + 1), or (i, i + d / 2)
 
 
 class AttentionHead(NamedTuple):
@@ -187,7 +180,7 @@ def rope(x, positions, *, base=10000.0, layout="interleaved"):
     check_array_size(x.shape, "x", what="a float64 copy")
     x = x.astype(np.float64)
     positions = check_positions(positions)  # (n,)
-    layout = check_choice(layout, "layout", ROPE_LAYOUTS)
+    layout = check_choice(layout, "layout", ("interleaved", "half"))
     first, second = _rope_pairs(layout, x.shape[1])  # (d // 2,) each
     check_sequence(positions, "positions", length=len(x), per=" (rows of x)")
     sin, cos = exact_sin_cos(positions, x.shape[1], base)  # (n, d // 2) each

@@ -1,26 +1,10 @@
-r"""The sinusoidal layouts real code uses, and how they map to the lesson's.
-
-Each computes sines and cosines of ``pos * w_i``; they differ in where each
-number goes and, for one family, in the frequencies:
-
-================== ==================================== ===========================
-convention         row for position ``p``               frequencies ``w_i``
-================== ==================================== ===========================
-``interleaved``    ``[sin w_0 p, cos w_0 p, sin w_1 p,  ``base ** (-2 i / d)``
-                   ...]`` (the paper, this lesson)
-``concat``         ``[sin w_0 p ... | cos w_0 p ...]``  ``base ** (-2 i / d)``
-``cos-first``      ``[cos w_0 p ... | sin w_0 p ...]``  ``base ** (-2 i / d)``
-``tensor2tensor``  ``[sin w_0 p ... | cos w_0 p ...]``  ``base ** (-i / (d/2 - 1))``
-================== ==================================== ===========================
-
-The first three hold the same numbers in another column order
-(:func:`permutation`). tensor2tensor's end exactly at ``1 / base``: it is the
-``concat`` table of the larger base ``base ** (m / (m - 1))``, ``m = d / 2``
-(:func:`tensor2tensor_base`).
-
-:data:`USED_BY` names the code that uses each (tensor2tensor's
-``get_timing_signal_1d``; DDPM's timestep embedding is tensor2tensor's,
-guided-diffusion's cos-first).
+r"""The sinusoidal layouts real code uses (:data:`CONVENTIONS`), and how they map
+to the lesson's: ``interleaved`` (``[sin w_0 p, cos w_0 p, sin w_1 p, ...]``, the
+paper's), ``concat`` (``[sin ... | cos ...]``) and ``cos-first`` (``[cos ... | sin
+...]``) hold the same numbers, ``w_i = base ** (-2 i / d)``, in another column order
+(:func:`permutation`); ``tensor2tensor``'s ``concat`` table has ``w_i = base ** (-i
+/ (d/2 - 1))``, the lesson's of a larger base (:func:`tensor2tensor_base`).
+:data:`USED_BY` names the code that uses each.
 """
 
 import math

@@ -1,10 +1,6 @@
-r"""Token embeddings: a table with one row per token, and looking rows up.
-
-Looking up token ``t`` in a ``(vocab_size, d)`` table returns row ``t``, a new
-array: ``one_hot(t) @ table`` without the multiplications. The model's input at
-position ``pos`` adds ``PE[pos]`` to it. Added, not concatenated (chapter 06): a
-random row (:func:`init_embedding`) is nearly perpendicular to every encoding
-row, their cosine (:func:`row_cosines`) about ``1 / sqrt(d_model)``.
+r"""Token embeddings: a table with one row per token; looking up row ``t`` is
+``one_hot(t) @ table`` without the multiplications, and the model's input at
+position ``pos`` adds ``PE[pos]`` to it (chapter 06: why added, not concatenated).
 """
 
 import numpy as np
@@ -66,10 +62,8 @@ def encode(table, token_ids):
 
     Examples
     --------
-    The lesson's example: embedding ``[0.5, -0.5, 1, 0]`` at position 3.
-
     >>> table = np.array([[0.5, -0.5, 1.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
-    >>> encode(table, [1, 1, 1, 0])[3].round(4)
+    >>> encode(table, [1, 1, 1, 0])[3].round(4)  # the lesson's [0.5, -0.5, 1, 0] at 3
     array([ 0.6411, -1.49  ,  1.03  ,  0.9996])
     """
     table = check_table(table)  # (vocab_size, d)

@@ -1,9 +1,5 @@
-r"""Exact angles, and the fast path of :func:`~posenc_lib.sinusoidal_positions`.
-
-:func:`~posenc_lib.sinusoidal_positions` computes every table the course draws
-with the formula as written; from position ``2**12`` on, or from ``2**12`` rows
-on (tables no chapter draws), it hands over to :func:`sinusoidal_table`: the
-same numbers, exact and, for a run of positions, faster.
+r"""Exact angles, and :func:`sinusoidal_table`, the path
+:func:`~posenc_lib.sinusoidal_positions` takes for tables no chapter draws.
 
 *Exact angles*: the float64 quotient ``angle = pos / divisor`` is rounded (by
 6e-8 at position 1e9); Dekker's error-free product [1]_ gives ``angle * divisor

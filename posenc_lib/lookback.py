@@ -4,9 +4,8 @@ At each position ``p >= lag`` of a random sequence, predict the token at ``p -
 lag`` from ``x_p = table[token_p] + PE[p]`` (a fixed random table; no ``PE`` if
 ``positions=False``): one causal head weighs ``w[p, q] = softmax over q <= p of
 (x_p W_Q) . (x_q W_K) / sqrt(d_head)``, and ``logits_p = (sum_q w[p, q] x_q W_V)
-W_O``.
-:func:`train` lowers the cross-entropy with Adam and the hand-written gradients
-of :func:`loss_and_grads`, from one seed: two runs agree bit for bit.
+W_O``. :func:`train` lowers the cross-entropy with Adam and the hand-written
+gradients of :func:`loss_and_grads`, from one seed: two runs agree bit for bit.
 """
 
 from typing import NamedTuple

@@ -38,7 +38,6 @@ from .validation import (
 )
 
 __all__ = [
-    "LAYOUTS",
     "exact_sin_cos",
     "frequencies",
     "pos_encoding",
@@ -46,8 +45,6 @@ __all__ = [
     "sinusoidal_positions",
     "wavelengths",
 ]
-
-LAYOUTS = ("interleaved", "concat")  # [sin, cos, sin, cos, ...] or [sin... | cos...]
 
 
 def sinusoidal_positions(
@@ -81,8 +78,8 @@ def sinusoidal_positions(
     array([[0.      , 1.      , 0.      , 1.      ],
            [0.841471, 0.540302, 0.01    , 0.99995 ]])
     """
-    d_model, dtype = check_d_model(d_model), check_dtype(dtype)
-    base, _ = check_base(base), check_choice(layout, "layout", LAYOUTS)
+    d_model, dtype, base = check_d_model(d_model), check_dtype(dtype), check_base(base)
+    check_choice(layout, "layout", ("interleaved", "concat"))
     positions, what = check_positions(positions), "positions and d_model"  # (n,)
     check_array_size((len(positions), d_model), what, itemsize=dtype.itemsize)
     check_array_size((len(positions), d_model // 2), what, what="the angles")

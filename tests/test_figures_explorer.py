@@ -94,7 +94,7 @@ def test_the_lecture_explorers_numbers_follow_its_sliders():
     assert app.numbers.value == f"{line}\n= Σᵢ cos(Δ·ωᵢ) = {line[-6:]}"
     app = ex.Explorer(pos=1, d_model=16, offset=1, pair=7)
     app.sliders["d"].value = 4  # narrowing d_model clamps the pair
-    assert app.values() == (1, 4, 1, 1)
+    assert (app.pos, app.d_model, app.offset, app.pair) == (1, 4, 1, 1)
     app = ex.explorer()
     bundle, _ = app._repr_mimebundle_()  # displays as its widget
     assert (

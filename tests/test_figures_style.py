@@ -5,10 +5,8 @@ import re
 
 import matplotlib
 import matplotlib.pyplot as plt
-import numpy as np
 import pytest
 from lecture_figures import text_sizes
-from matplotlib.figure import Figure
 
 from posenc_lib import sinusoidal_positions
 from posenc_lib.figures import plot_encoding_heatmap
@@ -16,7 +14,6 @@ from posenc_lib.figures.style import (
     PRESENTATION_SCALE,
     SCALE_VARIABLE,
     figure_scale,
-    heatmap,
     setup_notebook,
 )
 
@@ -82,10 +79,3 @@ def test_text_sizes_skip_ticks_outside_the_axes():
     ax.set_xlim(0.5, 1.5)  # only the tick at 1 (and its label) is inside
     ax.set_yticks([])
     assert [text for _, text in text_sizes(figure)] == ["1"]
-
-
-def test_one_labelled_row_and_even_steps_are_accepted():
-    image = heatmap(Figure().add_subplot(), np.zeros((1, 2)), rows=[7])
-    assert image.get_extent() == [-0.5, 1.5, 7.5, 6.5]
-    image = heatmap(Figure().add_subplot(), np.zeros((3, 2)), rows=range(10, 16, 2))
-    assert image.get_extent() == [-0.5, 1.5, 15.0, 9.0]

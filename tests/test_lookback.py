@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from posenc_lib import sinusoidal_positions
-from posenc_lib.figures import attention_maps, loss_curves
+from posenc_lib.figures import attention_maps
 from posenc_lib.lookback import LookBack, evaluate, loss_and_grads, train
 
 LAG = 3
@@ -218,8 +218,6 @@ def test_the_figures_draw_the_numbers_passed(with_positions, held_out):
     circles = fig.axes[1].lines[1].get_xydata()  # (q, p) of each row's peak
     assert np.array_equal(circles[:, 0], circles[:, 1] - LAG)
     assert fig.axes[0].images[0].get_array().mask[0, 1]  # a key after the query
-    fig = loss_curves({"with PE": losses}, references={"ln 16": math.log(16)})
-    assert np.array_equal(fig.axes[0].lines[0].get_ydata(), losses)
     plt.close("all")
 
 
@@ -228,7 +226,6 @@ def test_the_figures_draw_the_numbers_passed(with_positions, held_out):
     [
         (lambda: attention_maps([], lag=3), TypeError, "panels == [], must be a non"),
         (lambda: attention_maps({"a": np.eye(6)}, lag=6), ValueError, "lag == 6, "),
-        (lambda: loss_curves({"a": [1.0, 0.0]}), ValueError, "curves['a'][1] == 0.0"),
     ],
 )
 def test_the_figures_refuse_bad_input(call, error, message):

@@ -5,7 +5,6 @@ import re
 import numpy as np
 import pytest
 
-from posenc_lib.embedding import init_embedding
 from posenc_lib.word_vectors import (
     TOY_CORPUS,
     context_pairs,
@@ -54,15 +53,6 @@ def test_context_pairs_against_a_plain_loop(window):
                 if i != j and abs(i - j) <= window:
                     expected.append((vocab.index(words[i]), vocab.index(words[j])))
     np.testing.assert_array_equal(context_pairs(TOY_CORPUS, vocab, window), expected)
-
-
-def test_the_start_table_is_init_embedding_with_a_larger_scale():
-    """Chapter 01's start: the draws of init_embedding, scale 0.5 (as before)."""
-    start = random_table(29, 8, seed=0)
-    np.testing.assert_array_equal(start, init_embedding(29, 8, seed=0, scale=0.5))
-    np.testing.assert_array_equal(
-        start, np.random.default_rng(0).normal(0.0, 0.5, size=(29, 8))
-    )
 
 
 def test_training_brings_words_with_shared_contexts_together():

@@ -11,7 +11,6 @@ from .properties import (
     attention_maps,
     compare_tables,
     look_back_heatmaps,
-    loss_curves,
     score_heatmaps,
     similarity_figure,
 )
@@ -26,7 +25,6 @@ __all__ = [
     "describe_figure",
     "heatmap",
     "look_back_heatmaps",
-    "loss_curves",
     "pair_circle",
     "plot_encoding_heatmap",
     "plot_wavelengths",

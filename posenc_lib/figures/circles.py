@@ -111,12 +111,6 @@ def pair_shift_title(offset, *, d_model, pair):
     )
 
 
-def _readable(length):
-    """A length >= 0 as a title prints it: no exponent, thousands separated,
-    one decimal below 100."""
-    return f"{length:.1f}" if length < 99.95 else f"{length:,.0f}"
-
-
 def clock_faces(positions, d_model, pairs):
     """Each pair as a clock face, with one hand per position in ``positions``.
 
@@ -155,8 +149,9 @@ def clock_faces(positions, d_model, pairs):
             ax.plot(
                 [0, x], [0, y], color=f"C{index}", linewidth=width, label=f"pos {pos}"
             )
-        wavelength = 2 * np.pi / frequencies(d_model)[pair]
-        ax.set_title(f"pair {pair}\nwavelength {_readable(wavelength)}")
+        length = 2 * np.pi / frequencies(d_model)[pair]  # one decimal below 100
+        length = f"{length:.1f}" if length < 99.95 else f"{length:,.0f}"
+        ax.set_title(f"pair {pair}\nwavelength {length}")
     axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return describe_figure(
         fig,

@@ -1,8 +1,5 @@
-"""Figures of the encoding itself (chapter 02): the table, its columns, its wavelengths.
-
-Each draws the data the cell computed on ``ax`` (or a new figure) and returns the
-Axes, whose numbers tests check (``ax.images[0].get_array()``).
-"""
+"""Figures of the encoding itself (chapter 02): the table, its columns, its wavelengths,
+each on ``ax`` (or a new figure)."""
 
 import numpy as np
 

@@ -53,13 +53,6 @@ DRAWN_TOLERANCE = 1e-12
 _PAGE = "a table in the page"
 
 
-def _listed_pairs(n_pairs, most=8):
-    """Pairs a table lists: all, or the first and last few (``None``: the gap)."""
-    if n_pairs <= most:
-        return list(range(n_pairs))
-    return list(range(most - 2)) + [None, n_pairs - 2, n_pairs - 1]
-
-
 def colour_map(n_colours=64):
     """The heatmaps' colour map (``PE_CMAP``) from -1 to 1, as ``#rrggbb``.
 
@@ -117,7 +110,8 @@ def pair_table(pos, d_model, *, pair=None):
     cells = _pair_cells(pos, d_model)
     head = ("pair", "ω", "pos·ω", "sin", "cos")
     rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
-    for i in _listed_pairs(d_model // 2):
+    n = d_model // 2  # all pairs, or the first and last few (None: the gap)
+    for i in range(n) if n <= 8 else [*range(6), None, n - 2, n - 1]:
         if i is None:
             rows.append('<tr><td>&#8942;</td><td colspan="4"></td></tr>')
             continue
@@ -350,10 +344,6 @@ class Explorer(BrowserWidget):
     def _dot_text(self):
         line = dot_line(self.pos, self.d_model, self.offset)
         return f"{line}\n= Σᵢ cos(Δ·ωᵢ) = {line.rsplit(' = ', 1)[1]}"
-
-    def values(self):
-        """The current ``(pos, d_model, offset, pair)``."""
-        return tuple(getattr(self, name) for name in self._shown)
 
 
 explorer = Explorer  # the notebooks' name for it

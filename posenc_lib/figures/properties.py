@@ -1,9 +1,5 @@
 """Figures of chapters 04 (why sines, the look-back layer), 05 (common mistakes)
-and 06 (beyond): each draws the arrays the notebook cell computed, and returns the
-Figure, whose numbers tests check (``fig.axes[0].images[0].get_array()``).
-"""
-
-from collections.abc import Mapping
+and 06 (beyond), of the arrays the notebook cell computed."""
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -11,10 +7,8 @@ import numpy as np
 from ..validation import (
     check_array,
     check_choice,
-    check_instance,
     check_integer,
     check_positions,
-    check_positive,
     check_table,
     check_tables,
 )
@@ -27,7 +21,6 @@ _AGREE = 1e-12
 
 __all__ = [
     "attention_maps",
-    "loss_curves",
     "compare_tables",
     "look_back_heatmaps",
     "score_heatmaps",
@@ -229,9 +222,8 @@ def _check_panels(panels, entries="title -> scores"):
 def look_back_heatmaps(panels, *, offset, scale="shared"):
     """Attention scores by query and key position, with ``q = p - offset`` marked.
 
-    One heatmap per matrix; a dashed line runs along ``q = p - offset`` and a
-    ring marks the highest score of each row ``p >= offset``: when the rings sit
-    on the line, every query looks ``offset`` tokens back.
+    A ring marks the highest score of each row ``p >= offset``: on the dashed line
+    ``q = p - offset``, every query looks ``offset`` tokens back.
 
     Parameters
     ----------
@@ -333,36 +325,3 @@ def attention_maps(panels, *, lag):
         f"q across, keys after p in grey; a dashed line marks q = p − {lag} and "
         "circles mark the largest weight of each row.",
     )
-
-
-def loss_curves(curves, *, references=None):
-    """The training loss at each step, one curve per model, on a log scale.
-
-    Parameters
-    ----------
-    curves : dict of str to array_like of shape (steps,)
-        Label -> the loss of each step, as ``posenc_lib.lookback.train`` returns.
-    references : dict of str to float, optional
-        Label -> a loss (> 0) drawn as a grey horizontal line.
-
-    Examples
-    --------
-    >>> fig = loss_curves({"a": [2.0, 1.0, 0.5]}, references={"chance": 2.77})
-    >>> fig.axes[0].lines[0].get_ydata().tolist()
-    [2.0, 1.0, 0.5]
-    """
-    for name, value in (("curves", curves), ("references", references or {})):
-        check_instance(value, name, Mapping, what=f"a dict of label -> {name[:-1]}")
-    fig, ax = plt.subplots(figsize=(5.6, 3.0))
-    for label, losses in curves.items():
-        name, what = f"curves[{label!r}]", "(steps,), one loss per step"
-        ax.plot(
-            check_array(losses, name, ndim=1, what=what, positive=True), label=label
-        )
-    for j, (label, value) in enumerate((references or {}).items()):
-        value = check_positive(value, f"references[{label!r}]")
-        ax.axhline(value, color="grey", ls=(":", "-.")[j % 2], lw=1, label=label)
-    ax.set(yscale="log", xlabel="training step", ylabel="loss (cross-entropy)")
-    ax.set(title="Training loss, one fresh batch a step")
-    ax.legend()
-    return describe_figure(fig, "The training loss against the step, log scale.")

@@ -16,7 +16,6 @@ from matplotlib.patheffects import withStroke
 
 from ..validation import (
     check_instance,
-    check_positions,
     check_positive,
     check_sequence,
     check_table,
@@ -201,7 +200,7 @@ def _check_figsize(figsize):
     return tuple(check_positive(x, f"figsize[{i}]") for i, x in enumerate(figsize))
 
 
-def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
+def heatmap(ax, table, *, vmax=1.0, quantity="encoding"):
     """Draw a 2-D ``table`` on ``ax``: row 0 at the top, one cell per entry.
 
     Parameters
@@ -210,8 +209,6 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     table : array_like of shape (n_rows, n_columns)
     vmax : float, default 1.0
         The top of a centred scale, ``-vmax`` to ``+vmax``.
-    rows : array_like of int, shape (n_rows,), optional
-        The row labels (e.g. positions), in equal steps; ``0 .. n_rows - 1``.
     quantity : {"encoding", "score", "weight"}, default "encoding"
         What the table holds: its colours and scale (:data:`STYLES`).
 
@@ -223,22 +220,16 @@ def heatmap(ax, table, *, vmax=1.0, rows=None, quantity="encoding"):
     Examples
     --------
     >>> from matplotlib.figure import Figure
-    >>> image = heatmap(Figure().add_subplot(), np.zeros((3, 2)), rows=[10, 11, 12])
+    >>> image = heatmap(Figure().add_subplot(), np.zeros((3, 2)))
     >>> [float(edge) for edge in image.get_extent()]
-    [-0.5, 1.5, 12.5, 9.5]
+    [-0.5, 1.5, 2.5, -0.5]
     """
     ax = check_axes(ax)
     what = "(n_rows, n_columns)"
     table = check_table(table, what=what).astype(float)  # (n_rows, n_col)
     vmax = check_positive(vmax, "vmax")
-    rows = _check_rows(rows, len(table))  # (n_rows,) or None
     image = ax.imshow(table, aspect="auto", interpolation="nearest")
     apply_style(image, quantity, vmax)
-    n_rows, n_columns = table.shape
-    first = 0 if rows is None else int(rows[0])
-    step = 1 if rows is None or n_rows < 2 else int(rows[1] - rows[0])
-    last = first + step * (n_rows - 1)
-    image.set_extent((-0.5, n_columns - 0.5, last + step / 2, first - step / 2))
     return image
 
 
@@ -284,18 +275,3 @@ def apply_style(image, quantity, vmax=1.0):
     clim = (-vmax, vmax) if scale == "centred" else (0.0, 1.0)
     image.set(cmap=cmap, clim=clim, label=quantity)
     return image
-
-
-def _check_rows(rows, n_rows, name="rows"):
-    """``rows`` as an int64 array (one label per row, in equal steps), or None."""
-    if rows is None:
-        return None
-    rows = check_positions(rows, name)  # (n_rows,)
-    check_sequence(rows, name, length=n_rows, per=": one label per row")
-    steps = np.diff(rows)  # (n_rows - 1,)
-    if len(steps) and (steps[0] <= 0 or np.any(steps != steps[0])):
-        raise ValueError(
-            f"{name} == {describe(rows.tolist())}, must be increasing in equal "
-            "steps: rows are drawn as equal bands."
-        )
-    return rows
