@@ -1,12 +1,8 @@
 """``posenc run``: run a command script of the exercise.
 
-Usage: ``posenc run lesson.txt`` (or ``python -m posenc_lib run``; ``-`` or no
-file: standard input), ``posenc run --solution my_solution.py lesson.txt``.
-
-Each query's line goes to standard output as it is computed, the first bad
-line's message (``line N: ...``) to standard error, never a traceback; your
-``--solution``'s functions run in a child process (:mod:`.guard`), each call
-timed.
+``posenc run [--solution my_solution.py] [lesson.txt | -]`` prints each query's
+line as it is computed, the first bad line's message (``line N: ...``) to standard
+error, never a traceback; the solution's functions run in a guard's child.
 """
 
 import errno
@@ -155,10 +151,6 @@ def _print_lines(lines):
     return 0
 
 
-def _on_signal(signum, frame):
-    raise _Signalled(signum)
-
-
 def run_main(args):
     """Run ``posenc run`` for parsed ``args``; return the exit status.
 
@@ -169,11 +161,15 @@ def run_main(args):
         the reader of the output goes away (``| head -1``); 128 + N on signal N
         (SIGHUP, SIGTERM).
     """
+
+    def on_signal(signum, frame):
+        raise _Signalled(signum)
+
     old = {}
     for name in ("SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
         try:
             signum = getattr(signal, name)
-            old[signum] = signal.signal(signum, _on_signal)
+            old[signum] = signal.signal(signum, on_signal)
         except (ValueError, AttributeError):  # not the main thread; Windows
             pass
     try:

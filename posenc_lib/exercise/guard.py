@@ -3,8 +3,8 @@
 Threat model: in a learner's own session this guards against *accidents* (an
 endless loop, any exception, ``sys.exit()``, ``os._exit()``, ``input()``, huge
 output, a fork, a ``numpy.py`` in the working folder), not against a learner
-attacking their own kernel: the class grader boxes each kernel for that, and
-copies this module into the box (it imports the standard library only).
+attacking their own kernel: the class grader boxes each kernel for that, with a
+guard of its own (``tools/posenc_tools/grading/_in_box.py``).
 
 The child (:func:`_isolate`) has a clean ``sys.path``, its own process group
 (killed as a whole past the time limit, when the guard closes and, on Linux,
