@@ -1,10 +1,8 @@
 """Argument checks shared by every public function.
 
-Each returns a clean value (an ``int``, an array of known dtype and shape) or
-raises naming the argument, its value and what was expected: ``d_model == 7, must
-be an even integer >= 2.``; a wrong *kind* is a ``TypeError`` (with its type), a
-wrong *value* a ``ValueError``. Arrays (:func:`check_array`) hold real, finite
-numbers, at least one, so that no answer is silently nan.
+Each returns a clean value or raises naming the argument, its value and what was
+expected (``d_model == 7, must be an even integer >= 2.``): a ``TypeError`` for a
+wrong *kind* (with its type), a ``ValueError`` for a wrong *value*.
 """
 
 import math

@@ -10,6 +10,7 @@ import importlib.util
 import os
 import signal
 import sys
+from contextlib import suppress
 
 from ..validation import describe
 from .commands import MAX_SCRIPT_CHARS, CommandError, interpret
@@ -110,11 +111,9 @@ def _solution(guard, path):
 
 def _say(message, status=2):
     """Write ``message`` to standard error if it is there; return ``status``."""
-    try:
+    with suppress(OSError, ValueError):  # closed
         if sys.stderr is not None:  # (print(file=None) would print to stdout)
             print(message, file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # closed
-        pass
     return status
 
 
@@ -167,11 +166,9 @@ def run_main(args):
 
     old = {}
     for name in ("SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
-        try:
+        with suppress(ValueError, AttributeError):  # not the main thread; Windows
             signum = getattr(signal, name)
             old[signum] = signal.signal(signum, on_signal)
-        except (ValueError, AttributeError):  # not the main thread; Windows
-            pass
     try:
         return _run(args)
     except _Refused as refused:
@@ -183,10 +180,8 @@ def run_main(args):
         return _say("posenc: interrupted.", 130)  # 128 + SIGINT, as shells report
     except (BrokenPipeError, OSError) as exc:  # standard output gone, full, failing
         # at the null device, the flush at exit cannot fail a second time
-        try:
+        with suppress(OSError, AttributeError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, AttributeError, ValueError):
-            pass
         if isinstance(exc, BrokenPipeError):
             return 141  # 128 + SIGPIPE, as `cat` ends under `| head -1`
         return _say(f"posenc: cannot write to standard output: {exc.strerror or exc}")

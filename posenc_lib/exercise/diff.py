@@ -48,8 +48,7 @@ class OutputComparison:
         n = len(self.rows)
         if self.same:
             return f"Same output, as printed to 4 decimals: all {n} lines agree."
-        mine, reference = self.rows[self.first - 1]
-        where = _where(mine, reference)
+        where = _where(*self.rows[self.first - 1])
         differing = f"{sum(a != b for a, b in self.rows)} of {n} lines differ"
         return f"{differing}; the first is line {self.first}{where}."
 
@@ -70,8 +69,7 @@ class OutputComparison:
         width = max([len("yours")] + [len(mine) for _, _, mine, _ in self._marked()])
         lines = [self.summary(), f"{'':6}{'yours':{width}}  reference"]
         for mark, number, mine, reference in self._marked():
-            text = _MARKS[mark][0]
-            lines.append(f"{text:2} {number:2} {mine:{width}}  {reference}")
+            lines.append(f"{_MARKS[mark][0]:2} {number:2} {mine:{width}}  {reference}")
         return "\n".join(lines)
 
     def _repr_html_(self):
