@@ -7,7 +7,7 @@ import numpy as np
 
 from .validation import check_array_size
 
-__all__ = ["format_number", "format_numbers", "is_number"]
+__all__ = ["format_number", "format_numbers"]
 
 
 def format_number(x):
@@ -34,18 +34,3 @@ def format_numbers(values):
     values = np.asarray(values)
     check_array_size(values.shape, "values", what="text")  # 8 characters a number
     return " ".join(format_number(x) for x in values.flat)
-
-
-def is_number(word):
-    """True if the text ``word`` reads as a number (``float(word)`` succeeds).
-
-    Examples
-    --------
-    >>> is_number("-0.9900"), is_number("1e-3"), is_number("nan"), is_number("ADD")
-    (True, True, True, False)
-    """
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True

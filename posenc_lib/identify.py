@@ -68,10 +68,9 @@ class Identification(NamedTuple):
 
     Examples
     --------
-    >>> from posenc_lib import encoding_table
-    >>> found = identify_encoding(encoding_table("concat", range(8), 6))
-    >>> found.convention, found.first_position
-    ('concat', 0)
+    >>> from posenc_lib import sinusoidal_positions
+    >>> identify_encoding(sinusoidal_positions(range(8), 4)).convention
+    'interleaved'
     """
 
     convention: str | None
@@ -175,19 +174,10 @@ def _mistake_candidates(table, positions):
         yield _Candidate(None, mistake, 10000.0, int(positions[0]), distance)
 
 
-def _choose(candidates, tolerance, floor):
-    """The candidate to report, and whether it is within ``tolerance``. Those
-    within ``floor`` (or twice the best) tie: 10000, then a mistake, a round base."""
-    best = min(candidates, key=lambda c: c.distance)
-    if best.distance > tolerance:
-        return best, False
-    close = [c for c in candidates if c.distance <= max(2 * best.distance, floor)]
-
-    def preference(c):
-        round_base = c.base == float(f"{c.base:.2g}")
-        return 1 if c.mistake else 0 if c.base == 10000.0 else 3 - round_base
-
-    return min(sorted(close, key=lambda c: c.distance), key=preference), True
+def _preference(c):
+    """Among tied candidates: 10000 first, then a mistake, a round base, any."""
+    round_base = c.base == float(f"{c.base:.2g}")
+    return 1 if c.mistake else 0 if c.base == 10000.0 else 3 - round_base
 
 
 def _describe(candidate, d_model, base_known=True):
@@ -289,7 +279,10 @@ def identify_encoding(table, *, positions=None):
     floor = min(max(_FLOOR.get(dtype, 1e-9), bound), tolerance / 4)  # tie below
     candidates = list(_convention_candidates(table, positions))
     candidates += _mistake_candidates(table, positions)
-    best, matched = _choose(candidates, tolerance, floor)
+    best = min(candidates, key=lambda c: c.distance)
+    if matched := best.distance <= tolerance:  # within floor or twice best: a tie
+        tied = [c for c in candidates if c.distance <= max(2 * best.distance, floor)]
+        best = min(tied, key=lambda c: (_preference(c), c.distance))
     if matched and best.mistake is None:  # the sample matched: check every row
         shifted = positions + (best.first_position - positions[0])
         rebuilt = encoding_table(best.convention, shifted, d_model, base=best.base)

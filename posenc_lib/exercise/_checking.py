@@ -1,11 +1,9 @@
-"""How a checker judges: the reports of a learner's calls against the answers.
-
-:func:`read_case` reads one call's report (:mod:`.reports`) or stops the check;
-:func:`diagnose` compares the answers with the right ones within
-:data:`TOLERANCE`, then with other layouts, rounding, the lesson's mistakes and
-the usual bugs (:data:`BUGS`). The rules every judge applies (the checkers, the
-grader, ``run_commands``) are here once: :func:`imported`, :func:`dtype_problem`,
-:func:`rounding_problem`, then :func:`type_problem`.
+"""How a checker judges: :func:`read_case` reads one call's report or stops the
+check; :func:`diagnose` compares the answers with the right ones, then with other
+layouts, rounding, the lesson's mistakes and the usual bugs (:data:`BUGS`). The
+rules every judge applies (the checkers, the grader, ``run_commands``) are here
+once: :func:`imported`, :func:`dtype_problem`, :func:`rounding_problem`, then
+:func:`type_problem`.
 """
 
 import html
@@ -22,8 +20,7 @@ from .reports import read_report, why
 
 RTOL = ATOL = 1e-6
 TOLERANCE = "rtol = atol = 1e-6"
-# Bound at import: a learner's ``np.allclose = lambda *a, **k: True`` later on
-# does not change how the checker compares.
+# bound at import: a learner's later ``np.allclose = lambda *a, **k: True`` is ignored
 _allclose, _isclose = np.allclose, np.isclose
 
 # Where each topic is taught: (notebook, section), a "## " heading up to its colon
@@ -35,7 +32,6 @@ SECTIONS = {
     "sinusoidal_positions": (_FORMULA, (_02, "The exercise card's two examples")),
     "lookup": ((_01, "The table"), _COPY),
 }
-_COLOURS = {"passed": "#2e7d32", "todo": "#757575", "failed": "#c62828"}
 
 
 @dataclass(frozen=True)
@@ -73,7 +69,7 @@ class CheckResult:
         """A box whose colour says passed, not written yet or failed."""
         headline, _, details = self.message.partition("\n")
         todo = "not implemented yet" in headline
-        colour = _COLOURS["passed" if self.passed else "todo" if todo else "failed"]
+        colour = "#2e7d32" if self.passed else "#757575" if todo else "#c62828"
         body = f"<pre style='margin: 0.4em 0 0'>{html.escape(details)}</pre>"
         return (
             f"<div style='border-left: 4px solid {colour}; padding: 0.3em 0.8em'>"
@@ -90,15 +86,12 @@ def failed(*lines, mistake=None):
 
 
 class Stop(Exception):
-    """Carries a failed CheckResult (no mistake named) out of the case loop, and
-    ``desc``, the value the function returned, if it returned."""
+    """Carries a failed CheckResult out of the case loop, and ``desc``, the value
+    returned, if any."""
 
     def __init__(self, *lines, desc=None):
         super().__init__(lines[0])
         self.result, self.desc = failed(*lines), desc
-
-
-# -- the rules every judge applies: the checkers, run_commands and the grader --
 
 
 def imported(task, module, name):
@@ -344,8 +337,6 @@ def _convention_result(name, convention, where):
     return CheckResult(False, None, "\n".join(lines), convention=convention)
 
 
-# -- the usual bugs outside the lesson's list ---------------------------------
-
 #: a usual bug: what its answer looks like, what went wrong, and its answers
 #: ``rows(positions, d)``, (n, d), computed with the library's functions
 Bug = namedtuple("Bug", "what lines rows")
@@ -394,11 +385,6 @@ BUGS = {
         lambda ps, d: _interleaved(np.radians(np.outer(ps, frequencies(d)))),
     ),
 }
-#: the ids of the bugs a ``pos_encoding(pos, d)`` can make, in the order tried
-POS_ENCODING_BUGS = ("off-by-one", "multiplied", "degrees")
-#: those of ``sinusoidal_positions(positions, d_model)``
-SINUSOIDAL_POSITIONS_BUGS = (
-    "positions-ignored",
-    "positions-sorted",
-    *POS_ENCODING_BUGS,
-)
+#: the ids of the bugs ``sinusoidal_positions`` and ``pos_encoding`` can make
+SINUSOIDAL_POSITIONS_BUGS = tuple(BUGS)
+POS_ENCODING_BUGS = SINUSOIDAL_POSITIONS_BUGS[2:]  # its positions are one number

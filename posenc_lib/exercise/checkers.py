@@ -1,10 +1,9 @@
 """Checkers for the exercise: run your function, then name the mistake it makes.
 
-Each checker calls your function on a fixed bank of cases in a child process
-(:mod:`.guard`), whose reports of plain data (:mod:`.reports`) :func:`judge`, the
-class grader's judge too, compares with the answers (:mod:`._checking`). The bank
-parts every mistake from every other and from the right answer (width 6 parts
-``integer-power``'s divisor 21 from 21.5443).
+Each checker calls your function on a bank of cases in a guard's child
+(:mod:`.guard`); :func:`judge`, the class grader's judge too, compares the reports
+(:mod:`.reports`) with the answers. The bank parts every mistake from every other
+and from the right answer (width 6: ``integer-power``'s 21 from 21.5443).
 """
 
 import json
@@ -37,13 +36,9 @@ from ._checking import (
 from .reports import read_answer, run_calls, value_of
 
 __all__ = [
-    "CheckResult",
-    "case_args",
-    "check_lookup",
-    "check_pos_encoding",
-    "check_sinusoidal_positions",
-    "judge",
-]
+    "CheckResult", "case_args", "check_lookup", "check_pos_encoding",
+    "check_sinusoidal_positions", "judge",
+]  # fmt: skip
 
 _OTHER_CONVENTIONS = ("concat", "cos-first", "tensor2tensor")  # valid, not asked for
 
@@ -69,12 +64,10 @@ def _cases(task):
         ]
     inputs = [([0, 1], 4), ([2, 0, 5], 2), ([3], 4), ([1, 10, 0], 6), ([7, 7], 8)]
     inputs.append((list(range(20)), 16))
-    short = lambda ps: str(ps) if len(ps) < 5 else f"list(range({len(ps)}))"  # noqa: E731
+    shown = [str(ps) if len(ps) < 5 else "list(range(20))" for ps, _ in inputs]
     return [
-        Case(
-            (ps, d), f"sinusoidal_positions({short(ps)}, {d})", _right_positions(ps, d)
-        )
-        for ps, d in inputs
+        Case((ps, d), f"{task}({text}, {d})", _right_positions(ps, d))
+        for (ps, d), text in zip(inputs, shown, strict=True)
     ]
 
 

@@ -1,12 +1,8 @@
 """``posenc run``: run a command script of the exercise.
 
-Usage: ``posenc run lesson.txt`` (or ``python -m posenc_lib run``; ``-`` or no
-file: standard input), ``posenc run --solution my_solution.py lesson.txt``.
-
-Each query's line goes to standard output as it is computed, the first bad
-line's message (``line N: ...``) to standard error, never a traceback; your
-``--solution``'s functions run in a child process (:mod:`.guard`), each call
-timed.
+``posenc run [--solution my_solution.py] [lesson.txt | -]`` prints each query's
+line as it is computed, the first bad line's message (``line N: ...``) to standard
+error, never a traceback; the solution's functions run in a guard's child.
 """
 
 import errno
@@ -14,6 +10,7 @@ import importlib.util
 import os
 import signal
 import sys
+from contextlib import suppress
 
 from ..validation import describe
 from .commands import MAX_SCRIPT_CHARS, CommandError, interpret
@@ -114,11 +111,9 @@ def _solution(guard, path):
 
 def _say(message, status=2):
     """Write ``message`` to standard error if it is there; return ``status``."""
-    try:
+    with suppress(OSError, ValueError):  # closed
         if sys.stderr is not None:  # (print(file=None) would print to stdout)
             print(message, file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # closed
-        pass
     return status
 
 
@@ -155,10 +150,6 @@ def _print_lines(lines):
     return 0
 
 
-def _on_signal(signum, frame):
-    raise _Signalled(signum)
-
-
 def run_main(args):
     """Run ``posenc run`` for parsed ``args``; return the exit status.
 
@@ -169,13 +160,15 @@ def run_main(args):
         the reader of the output goes away (``| head -1``); 128 + N on signal N
         (SIGHUP, SIGTERM).
     """
+
+    def on_signal(signum, frame):
+        raise _Signalled(signum)
+
     old = {}
     for name in ("SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
-        try:
+        with suppress(ValueError, AttributeError):  # not the main thread; Windows
             signum = getattr(signal, name)
-            old[signum] = signal.signal(signum, _on_signal)
-        except (ValueError, AttributeError):  # not the main thread; Windows
-            pass
+            old[signum] = signal.signal(signum, on_signal)
     try:
         return _run(args)
     except _Refused as refused:
@@ -187,10 +180,8 @@ def run_main(args):
         return _say("posenc: interrupted.", 130)  # 128 + SIGINT, as shells report
     except (BrokenPipeError, OSError) as exc:  # standard output gone, full, failing
         # at the null device, the flush at exit cannot fail a second time
-        try:
+        with suppress(OSError, AttributeError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, AttributeError, ValueError):
-            pass
         if isinstance(exc, BrokenPipeError):
             return 141  # 128 + SIGPIPE, as `cat` ends under `| head -1`
         return _say(f"posenc: cannot write to standard output: {exc.strerror or exc}")

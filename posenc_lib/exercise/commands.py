@@ -49,20 +49,14 @@ _FORMS = {
 }
 MAX_SCRIPT_CHARS = 8 * 2**20  # 8 MiB: 1000 rows of 512 numbers take about 5 MB
 MAX_OUTPUT_LINES = 10**6  # and 256 MiB (MAX_ARRAY_BYTES): what run_commands returns
-_USAGE = {
-    "TABLE": "TABLE <vocab_size> <d>",
-    "TOKENS": "TOKENS <id> <id> ...",
-    "LOOKUP": "LOOKUP <token_id>",
-    "POSENC": "POSENC <pos>",
-    "ADD": "ADD <pos>",
-    "SIM": "SIM <p> <q>",
-}
+_USAGE = {u.split()[0]: u for u in [
+    "TABLE <vocab_size> <d>", "TOKENS <id> <id> ...", "LOOKUP <token_id>",
+    "POSENC <pos>", "ADD <pos>", "SIM <p> <q>",
+]}  # fmt: skip
 _SAID = {  # how a call that did not answer is told
-    "error": "raised {}",
-    "ended": "ended the process running it ({})",
-    "timeout": "gave {}",
-    "answer": "returned {}",
-}
+    "error": "raised {}", "ended": "ended the process running it ({})",
+    "timeout": "gave {}", "answer": "returned {}",
+}  # fmt: skip
 _LIBRARY = {"lookup": embedding.lookup, "pos_encoding": positional.pos_encoding}
 
 
@@ -214,8 +208,9 @@ class _Interpreter:
 
     def _tokens(self, args):
         if not args:
-            usage = _USAGE["TOKENS"]
-            self.fail(f"TOKENS needs at least one token id (usage: {usage}).")
+            self.fail(
+                f"TOKENS needs at least one token id (usage: {_USAGE['TOKENS']})."
+            )
         if all(a.isascii() and a.isdigit() and len(a) < 19 for a in args):
             ids = [int(a) for a in args]  # plain ids, fast: millions of them
         else:  # TOKENS <id> <id> ...: id[0], id[1], ...

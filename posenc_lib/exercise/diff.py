@@ -5,7 +5,6 @@ import html
 import itertools
 from dataclasses import dataclass
 
-from ..formatting import is_number
 from ..validation import describe
 
 __all__ = ["MAX_LINES", "OutputComparison", "compare_outputs"]
@@ -49,8 +48,7 @@ class OutputComparison:
         n = len(self.rows)
         if self.same:
             return f"Same output, as printed to 4 decimals: all {n} lines agree."
-        mine, reference = self.rows[self.first - 1]
-        where = _where(mine, reference)
+        where = _where(*self.rows[self.first - 1])
         differing = f"{sum(a != b for a, b in self.rows)} of {n} lines differ"
         return f"{differing}; the first is line {self.first}{where}."
 
@@ -71,8 +69,7 @@ class OutputComparison:
         width = max([len("yours")] + [len(mine) for _, _, mine, _ in self._marked()])
         lines = [self.summary(), f"{'':6}{'yours':{width}}  reference"]
         for mark, number, mine, reference in self._marked():
-            text = _MARKS[mark][0]
-            lines.append(f"{text:2} {number:2} {mine:{width}}  {reference}")
+            lines.append(f"{_MARKS[mark][0]:2} {number:2} {mine:{width}}  {reference}")
         return "\n".join(lines)
 
     def _repr_html_(self):
@@ -94,6 +91,13 @@ class OutputComparison:
         )
 
 
+def _is_number(word):
+    try:
+        return float(word) is not None
+    except ValueError:
+        return False
+
+
 def _where(mine, reference):
     """', number N: yours X, reference Y' for the first differing number, then
     ' (yours look rounded to n decimals)' if every number of ``mine`` is the
@@ -101,24 +105,21 @@ def _where(mine, reference):
     if mine is None or reference is None:
         return f" ({'yours' if mine is None else 'the reference'} has no line there)"
     words, expected = mine.split(), reference.split()
-    for index, (a, b) in enumerate(zip(words, expected, strict=False), start=1):
-        if a != b and not (is_number(a) and is_number(b)):  # an error line, say
-            return ""
-        if a != b:
-            return f", number {index}: yours {a}, reference {b}" + _rounded(
-                words, expected
-            )
-    return f" (yours has {len(words)} numbers, the reference {len(expected)})"
-
-
-def _rounded(words, expected):
-    if len(words) != len(expected) or not all(map(is_number, words + expected)):
+    pairs = list(zip(words, expected, strict=False))
+    index = next((i for i, (a, b) in enumerate(pairs) if a != b), None)
+    if index is None:
+        return f" (yours has {len(words)} numbers, the reference {len(expected)})"
+    a, b = pairs[index]
+    if not (_is_number(a) and _is_number(b)):  # an error line, say
         return ""
-    pairs = [(float(a), float(b)) for a, b in zip(words, expected, strict=True)]
+    where = f", number {index + 1}: yours {a}, reference {b}"
+    if len(words) != len(expected) or not all(map(_is_number, words + expected)):
+        return where
+    pairs = [(float(a), float(b)) for a, b in pairs]
     for n in (1, 2, 3):  # the reference is itself rounded: 5e-5 more
         if all(a == round(a, n) and abs(a - b) <= 0.5 / 10**n + 5e-5 for a, b in pairs):
-            return f" (yours look rounded to {n} decimal{'s' * (n > 1)})"
-    return ""
+            return f"{where} (yours look rounded to {n} decimal{'s' * (n > 1)})"
+    return where
 
 
 def _lines(value, name):

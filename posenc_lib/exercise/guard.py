@@ -3,13 +3,11 @@
 Threat model: in a learner's own session this guards against *accidents* (an
 endless loop, any exception, ``sys.exit()``, ``os._exit()``, ``input()``, huge
 output, a fork, a ``numpy.py`` in the working folder), not against a learner
-attacking their own kernel: the class grader boxes each kernel for that, and
-copies this module into the box (it imports the standard library only).
+attacking their own kernel: the class grader boxes each kernel for that, with a
+guard of its own (``tools/posenc_tools/grading/_in_box.py``).
 
-The child (:func:`_isolate`) has a clean ``sys.path``, its own process group
-(killed as a whole past the time limit, when the guard closes and, on Linux,
-when the parent dies), /dev/null as standard input, its fds 1 and 2 captured (at
-most :data:`FILE_LIMIT` bytes) and one pipe that only it answers on. Without
+The child's process group is killed as a whole past the time limit, when the
+guard closes and, on Linux, when the parent dies (:func:`_isolate`). Without
 ``os.fork`` (Windows) a request is served in this process: no time limit, no
 capture, no guard against ``os._exit()`` or ``input()``.
 """
@@ -22,6 +20,7 @@ import signal
 import sys
 import time
 import warnings
+from contextlib import suppress
 from multiprocessing.connection import Pipe
 
 __all__ = ["FILE_LIMIT", "TIME_LIMIT", "Guard"]
@@ -89,10 +88,8 @@ class Guard:
             self._requests.close()
             self._replies.close()
             for kill in (os.killpg, os.kill):
-                try:
+                with suppress(OSError):  # gone already
                     kill(self.pid, signal.SIGKILL)
-                except OSError:  # gone already
-                    pass
             if self._exited() is None:
                 self.status = os.waitpid(self.pid, 0)[1]
             self.pid = None
@@ -115,10 +112,8 @@ class Guard:
         gc.unfreeze()
         requests.close()
         replies.close()
-        try:
+        with suppress(OSError):
             os.setpgid(self.pid, self.pid)  # as the child does: no race with a kill
-        except OSError:
-            pass
 
     def _exited(self):
         """The child's wait status if it has ended (then reaped), else None."""
@@ -170,10 +165,8 @@ def _isolate(parent):
     import tempfile
 
     os.setpgid(0, 0)
-    try:
+    with suppress(OSError, AttributeError):  # not Linux
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
-    except (OSError, AttributeError):  # not Linux
-        pass
     if os.getppid() != parent:  # it died before the line above
         os._exit(0)
     folder = os.getcwd()
@@ -181,10 +174,8 @@ def _isolate(parent):
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a full file: an OSError
-    try:
+    with suppress(ValueError):  # not the main thread
         signal.set_wakeup_fd(-1)  # the parent's event loop is not ours to wake
-    except ValueError:  # not the main thread
-        pass
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
     with tempfile.TemporaryFile() as file:  # nameless: it ends with the child
         capture = os.dup(file.fileno())
@@ -203,10 +194,8 @@ def _isolate(parent):
 def _drain(capture):
     """What the child printed since the last time, at most PRINTED_LIMIT bytes."""
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with suppress(AttributeError, OSError, ValueError):
             stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
     size = os.fstat(capture).st_size
     text = os.pread(capture, PRINTED_LIMIT, 0).decode("utf-8", "replace")
     os.ftruncate(capture, 0)

@@ -1,14 +1,13 @@
 """What a learner's function did on one call, as plain data: its report.
 
-In the guard's child (:mod:`.guard`) each call becomes a dict that JSON carries
-(:func:`call_report`): ``"value"`` (:func:`describe`; ``"view"`` if it shares
-memory with an array argument), or ``"error"`` (:func:`describe_error`), or from
-the guard ``"timeout"`` or ``"ended"``; ``"changed"``, each array argument
-changed in place; ``"printed"``. The caller reads it back (:func:`read_report`).
-
-A public contract: the class grader copies this module and :mod:`.guard` into
-each learner's box (``REAL_MODULES``, ``tools/posenc_tools/grading/box.py``) and
-calls :func:`run_calls` there: it imports only the standard library, numpy and
+In the guard's child each call becomes a dict that JSON carries
+(:func:`call_report`): ``"value"`` (and ``"view"`` if it shares memory with an
+array argument), or ``"error"``, or from the guard ``"timeout"`` or ``"ended"``;
+``"changed"``, each array argument changed in place; ``"printed"``. The caller
+reads it back (:func:`read_report`). A public contract: the class grader copies
+this module into each learner's box (``REAL_MODULES``,
+``tools/posenc_tools/grading/box.py``) beside a guard of its own and calls
+:func:`run_calls` there: it imports only the standard library, numpy and
 :mod:`.guard`, and the names of ``__all__`` keep their signatures.
 """
 
@@ -19,16 +18,9 @@ import numpy as np
 from .guard import Guard
 
 __all__ = [
-    "call_report",
-    "describe",
-    "describe_error",
-    "read_answer",
-    "read_report",
-    "run_calls",
-    "serve_calls",
-    "value_of",
-    "why",
-]
+    "call_report", "describe", "describe_error", "read_answer", "read_report",
+    "run_calls", "serve_calls", "value_of", "why",
+]  # fmt: skip
 
 MAX_NUMBERS = 10**6  # numbers (or items) of one answer described
 MAX_TEXT = 300  # characters of a repr or a message
@@ -142,8 +134,6 @@ def run_calls(fn, calls, time_limit=None):
                 break
     return reports
 
-
-# -- reading reports back (the caller's side) ---------------------------------
 
 _HINTS = {
     "SystemExit": "sys.exit() ends the program; return the answer instead",
