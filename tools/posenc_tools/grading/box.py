@@ -156,19 +156,12 @@ def reference(name):
 
 
 def _public_names(source):
-    """A module's ``__all__`` (a literal, or a literal string's ``.split()``),
-    read without running it."""
+    """The names of a module's ``__all__`` (a literal), read without running it."""
     for node in ast.parse(source.read_text("utf-8")).body:
         if isinstance(node, ast.Assign) and any(
             getattr(target, "id", None) == "__all__" for target in node.targets
         ):
-            value = node.value
-            if (
-                isinstance(value, ast.Call)
-                and getattr(value.func, "attr", "") == "split"
-            ):
-                return ast.literal_eval(value.func.value).split()
-            return ast.literal_eval(value)
+            return ast.literal_eval(node.value)
     return []
 
 
