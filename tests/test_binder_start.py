@@ -1,9 +1,6 @@
-"""repo2docker's files (a hub's or Binder's image) and ``start``, run as it runs it.
-
-Binder cannot be reached from here: ``start`` must run its arguments unchanged
-(exit status included) with ``share/jupyter`` first on JUPYTER_PATH, the first of
-the Jupyter data directories, where Voila looks for the posenc template.
-"""
+"""repo2docker's files (a hub's or Binder's image) and ``start``, run as it runs it:
+its arguments unchanged, with ``share/jupyter`` (the Voila template) first on
+JUPYTER_PATH."""
 
 import os
 import re
@@ -43,8 +40,7 @@ def test_start_runs_its_arguments_with_share_jupyter_first_on_the_path():
 
 
 def test_repo2docker_reads_environment_yml_and_installs_the_box():
-    """With a binder/ (or .binder/) folder repo2docker would read only the files in
-    it; apt.txt's Debian packages: bubblewrap, the grader's box."""
+    """No binder/ folder (repo2docker would read only it); apt.txt: bubblewrap."""
     assert not (ROOT / "binder").exists() and not (ROOT / ".binder").exists()
     assert (ROOT / "apt.txt").read_text().split() == ["bubblewrap"]
 
@@ -55,8 +51,7 @@ def _docs():
 
 
 def test_no_binder_link_names_a_placeholder_repository():
-    """No public address of the repository is known: a Binder link, once there is
-    one, names a real repository and opens a notebook that exists."""
+    """A Binder link, once there is one, opens a notebook that exists."""
     for path, text in _docs().items():
         for link in re.findall(r"https://mybinder\.org/v2/gh/[^)\s`]+", text):
             assert "/OWNER/REPO/" not in link, path

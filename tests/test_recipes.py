@@ -1,9 +1,7 @@
-"""The recipes for grading a class on many machines (``docs/recipes/``): a Slurm
-array, a Kubernetes Indexed Job and a GitHub Actions matrix each run one ``posenc
-grade --shard I/N`` per task and one ``--merge``. With no cluster here, each
-recipe's commands run locally with its scheduler's variables: with a ``posenc``
-that records its arguments, then grading for real. The manifests are checked
-against Kubernetes' batch/v1 Job schema; the workflow by test_ci_workflow.py.
+"""The recipes for grading a class on many machines (``docs/recipes/``: Slurm,
+Kubernetes, a GitHub Actions matrix): each task's commands run here with its
+scheduler's variables, with a ``posenc`` that records its arguments, then for
+real. The manifests against Kubernetes' Job schema; the workflow: test_ci_workflow.
 """
 
 import csv
@@ -77,9 +75,8 @@ def kubernetes_tasks(data):
 
 
 def matrix_tasks():
-    """The grade job's step once per matrix entry, then the merge job's step; the
-    artifacts moved between them as upload- and download-artifact do (``parts/I``
-    uploaded as ``part-I``, downloaded into ``parts/part-I``)."""
+    """The grade job's step per matrix entry, the artifacts moved as upload- and
+    download-artifact do (``parts/I`` into ``parts/part-I``), the merge job's."""
     jobs = _yaml(RECIPES / "grade-matrix.yml")["jobs"]
     shards = jobs["grade"]["strategy"]["matrix"]["shard"]
     (grade,) = [s for s in jobs["grade"]["steps"] if "posenc grade" in s.get("run", "")]
@@ -121,8 +118,7 @@ def _run_tasks(recipe, folder, posenc_bin):
 
 @pytest.fixture
 def recording_posenc(tmp_path):
-    """A folder holding a ``posenc`` that appends its arguments to ``calls``
-    and makes its ``--out`` folder."""
+    """A folder with a ``posenc`` that records its arguments and makes ``--out``."""
     folder = tmp_path / "fake-bin"
     folder.mkdir()
     posenc = folder / "posenc"
@@ -199,8 +195,8 @@ SCHEMA_DIR = "kubernetes_validate/kubernetes-json-schema/v1.37.0-local-strict/"
 
 @pytest.fixture(scope="module")
 def job_schema():
-    """A validator of batch/v1 Job (Kubernetes 1.37, strict), from the wheel of
-    kubernetes-validate on PyPI, fetched once into .site-cache/ and checked."""
+    """A validator of batch/v1 Job (Kubernetes 1.37, strict), from the checked
+    wheel of kubernetes-validate, fetched once into .site-cache/."""
     name, version = SCHEMAS.split("==")
     wheel = CACHE / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
     if not wheel.exists():

@@ -1,7 +1,5 @@
-"""How scripts/setup_env.py makes an environment on any learner's machine: uv, or
-pip after a notice; an old Python refused before anything is created; a ``.venv``
-of another Python made again; Windows' ``Scripts\\``. The locks: test_environment.py.
-"""
+"""How scripts/setup_env.py makes an environment: uv, or pip after a notice; an old
+Python refused first; a ``.venv`` of another Python made again; Windows' venvs."""
 
 import ast
 import shutil
@@ -87,10 +85,7 @@ def test_a_supported_python_passes(version):
 
 @pytest.fixture
 def old_python(tmp_path):
-    """A fake Python 3.9: this Python, told by a sitecustomize that it is 3.9.18.
-
-    (Still this Python underneath: only the refusal can be tried with it.)
-    """
+    """This Python, told by a sitecustomize that it is 3.9.18 (for the refusal)."""
     fake = tmp_path / "fake"
     fake.mkdir()
     python = fake / "python3.9"
@@ -193,8 +188,7 @@ def test_the_script_parses_on_the_pythons_it_refuses():
 
 @pytest.fixture
 def no_bwrap_path(tmp_path):
-    """A PATH without bwrap, where ``id -u`` says 1001 and ``sudo`` and ``apt-get``
-    only write what they were asked into ``calls``."""
+    """A PATH without bwrap; ``id -u`` says 1001, ``sudo``, ``apt-get`` log to calls."""
     bin_ = tmp_path / "bin"
     bin_.mkdir()
     for tool in ("env", "uname", "bash"):
@@ -215,8 +209,7 @@ def no_bwrap_path(tmp_path):
 def test_bubblewrap_comes_through_sudo_or_the_user_is_told_what_to_run(
     no_bwrap_path, sudo_ok
 ):
-    """scripts/install_browser.sh (make test's browser-deps): passwordless sudo
-    installs bubblewrap; a sudo that asks a password gets the command to run."""
+    """A passwordless sudo installs bubblewrap; one that asks gets the command."""
     script = ROOT / "scripts" / "install_browser.sh"
     env = {"PATH": str(no_bwrap_path), "SUDO_OK": "1" if sudo_ok else "0"}
     done = subprocess.run(

@@ -46,8 +46,7 @@ def _build(source, out):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """``(dist folder, build output)``: both packages built from a fresh copy of
-    the committed sources, as a user's ``pip install`` or ``uv build`` would."""
+    """``(dist folder, build output)``: both packages, from the committed sources."""
     source, out = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("dist")
     _copy_committed(source, "pyproject.toml", "README.md", "LICENSE", "posenc_lib")
     _copy_committed(source, "tools")

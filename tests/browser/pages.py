@@ -136,10 +136,8 @@ _FITS_JS = """
 
 
 def assert_fits(page, root, *, within=None, name=""):
-    """Every box under ``root`` lies inside the window (or ``within``); no h-scroll.
-
-    Waits for the page to lay out at its size first (two animation frames).
-    """
+    """Once laid out, every box under ``root`` lies inside the window (or
+    ``within``); no horizontal scroll."""
     page.evaluate(
         "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
     )
@@ -306,8 +304,7 @@ def _label_starts(page, root, text):  # the first picture's text alternative
 
 
 def drive_explorer(page, root, report, host):
-    """Step every slider of the lecture explorer by keyboard; check the numbers;
-    report the latencies."""
+    """Step every slider of the lecture explorer by keyboard; check the numbers."""
     pos, d_model, offset, pair = map(int, shown(page, root).split(","))
     now = seen(page, root)
     assert now["sliders"] == GLOSSARY
@@ -342,8 +339,7 @@ def drive_explorer(page, root, report, host):
 
 
 def at_each_d_model_extreme(page, root):
-    """Set ``d_model`` to 2, then 64 (``pos`` 1: the longest table strings);
-    yield each."""
+    """Set ``d_model`` to 2, then 64, at ``pos`` 1 (the longest strings)."""
     pos, d_model, offset, pair = map(int, shown(page, root).split(","))
     for key, d_model in (("Home", 2), ("End", 64)):
         pair = min(pair, d_model // 2 - 1)
@@ -355,29 +351,20 @@ def at_each_d_model_extreme(page, root):
         yield d_model
 
 
-def _arrow_steps(page, root, name, shown_after):
-    """ArrowRight on slider ``name`` once per entry of ``shown_after`` (what the
-    widget shows after that step); the time each step took to be drawn."""
-    return [key_step(page, root, name, "ArrowRight", text) for text in shown_after]
-
-
 def drive_position_explorer(page, root, report, host):
     """Step ``pos`` and ``d_model`` of chapter 02's sliders by keyboard; the
     table is posenc_lib's and the pictures stay in place."""
     pos, d_model = map(int, shown(page, root).split(","))
     assert seen(page, root)["sliders"] == GLOSSARY[:2]
-    times = _arrow_steps(
-        page, root, "pos", [f"{pos + s},{d_model}" for s in range(1, 21)]
-    )
-    pos += 20
-    report(summary(f"{host} chapter 02, pos key steps", times))
-    assert seen(page, root)["rows"] == expected_rows(pos, d_model)
-    top = page.locator(f"{root} .posenc-pictures").bounding_box()["y"]
-    shown_after = [f"{pos},{d_model + 2 * step}" for step in range(1, 21)]
-    times = _arrow_steps(page, root, "d_model", shown_after)
-    d_model += 40
-    report(summary(f"{host} chapter 02, d_model key steps", times))
-    assert seen(page, root)["rows"] == expected_rows(pos, d_model)
+    for name, pos_step, d_model_step in (("pos", 1, 0), ("d_model", 0, 2)):
+        times = []
+        for _ in range(20):
+            pos, d_model = pos + pos_step, d_model + d_model_step
+            times.append(key_step(page, root, name, "ArrowRight", f"{pos},{d_model}"))
+        report(summary(f"{host} chapter 02, {name} key steps", times))
+        assert seen(page, root)["rows"] == expected_rows(pos, d_model)
+        if name == "pos":
+            top = page.locator(f"{root} .posenc-pictures").bounding_box()["y"]
     key_step(page, root, "d_model", "End", f"{pos},64")  # the widest table
     assert page.locator(f"{root} .posenc-pictures").bounding_box()["y"] == top
     _label_starts(page, root, f"PE[{pos}] for d_model = 64: ")

@@ -1,10 +1,6 @@
-"""axe-core on every page of the site and every state of the slides: no violation
-of any impact (critical, serious, moderate or minor; issue 40, item 5), and every
+"""axe-core (npm's, checked, cached) on every page of the site and every state of
+the slides, offline: no violation of any impact (issue 40, item 5), and every
 figure's ``alt`` is the text its notebook stored, never nbconvert's placeholder.
-
-axe-core comes from the npm registry (``npm pack``, checked against its registry
-integrity) into ``.site-cache/`` by the site's own fetcher, and is injected into
-the page under test, opened from disk with every outside request refused.
 """
 
 import tarfile
@@ -34,8 +30,8 @@ def axe_js():
 
 
 def run_axe(page, source):
-    """axe's violations on ``page`` (its default rules: WCAG 2 A/AA and best
-    practices), one line each, and ``{impact: number of failing nodes}``."""
+    """axe's violations on ``page`` (WCAG 2 A/AA, best practices), one line
+    each, and ``{impact: number of failing nodes}``."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=source)
     violations = page.evaluate(

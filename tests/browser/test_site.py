@@ -1,10 +1,6 @@
-"""The offline web edition (`make site`), built once and read in headless Chromium.
-
-Every page is opened from the file system (as a learner opens ``site/index.html``)
-and a few from a static web server on 127.0.0.1, with every request off this
-machine blocked and counted: no page may need one. The static sliders are moved
-with the keyboard, as in JupyterLab, and what they show is compared with posenc_lib.
-"""
+"""The web edition (`make site`) in Chromium, every page from the file system and
+a few from a loopback web server, with every request off this machine blocked:
+no page may need one. The static sliders are driven by keyboard."""
 
 import functools
 import re
@@ -58,8 +54,8 @@ def _html_pages(root):
 
 @pytest.mark.slow  # builds the site
 def test_site_has_every_notebook_weighs_little_and_needs_no_cdn(site, latency_report):
-    """A page per notebook (and index.html), under 15 MB in all; no widget repr,
-    test marker, script or style sheet from a CDN, or link to a notebook left."""
+    """A page per notebook, under 15 MB in all; no widget repr, test marker, CDN
+    or link to a notebook left."""
     root, pages = site
     size = build_site.site_size(root)
     latency_report(f"make site: {len(pages)} pages, {size / 1e6:.1f} MB")
@@ -183,31 +179,26 @@ def _open_widget(page, site, name, selector):
 
 
 @pytest.mark.browser
-def test_static_explorer_follows_the_keyboard(site, page, tmp_path, latency_report):
+@pytest.mark.parametrize(
+    ("name", "selector", "drive"),
+    [
+        ("explorer.html", ".posenc-lecture", drive_explorer),
+        ("02_sinusoidal_encoding.html", ".posenc-position", drive_position_explorer),
+        ("04_why_sines.html", ".posenc-pair-circle", drive_pair_circle),
+    ],
+    ids=["explorer", "02-position", "04-pair-circle"],
+)
+def test_static_sliders_follow_the_keyboard(
+    site, page, tmp_path, latency_report, name, selector, drive
+):
     seen = _watch(page)
-    root = _open_widget(page, site, "explorer.html", ".posenc-lecture")
-    drive_explorer(page, root, latency_report, "site")
-    for size in SIZES:
+    page.goto((site[0] / name).as_uri())
+    page.locator(".posenc-static.posenc-ready").first.wait_for()
+    root = widget_root(page, selector)
+    drive(page, root, latency_report, "site")
+    for size in SIZES if drive is drive_explorer else ():
         page.set_viewport_size(size)
         assert_fits(page, root, name=f"site {size}")
         assert_sliders_and_numbers_on_screen(page, root, name=f"site {size}")
         page.screenshot(path=str(tmp_path / f"site-explorer-{size['width']}.png"))
-    print(f"screenshots: {tmp_path}")
-    assert seen["outside"] == [] and seen["errors"] == []
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize(
-    ("name", "selector", "drive"),
-    [
-        ("02_sinusoidal_encoding.html", ".posenc-position", drive_position_explorer),
-        ("04_why_sines.html", ".posenc-pair-circle", drive_pair_circle),
-    ],
-    ids=["02-position", "04-pair-circle"],
-)
-def test_static_sliders_of_the_chapters(
-    site, page, latency_report, name, selector, drive
-):
-    seen = _watch(page)
-    drive(page, _open_widget(page, site, name, selector), latency_report, "site")
     assert seen["outside"] == [] and seen["errors"] == []

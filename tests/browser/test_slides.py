@@ -1,14 +1,8 @@
-"""The lecture's slides (`make slides`) in a browser with every outside request cut.
-
-Built once (tests/browser/conftest.py), opened from disk at 1920 x 1080 and at
-1024 x 768 (a 4:3 projector); the right arrow is pressed until nothing changes,
-and every state (each slide, each fragment) is checked: no text under 16 px on
-the screen (the figures' text too, measured by re-drawing the lecture), nothing
-cut off or out of its frame, no lone paragraph on an empty canvas, math typeset,
-figures loaded and wide enough, and a "Predict" prompt's answer shown one key
-press later. Over the whole run: no request leaves the machine, no file is
-missing, no console error, every link opens a file beside the slides. A slider
-hands the keys back to the slides on Escape or on a click beside it.
+"""The lecture's slides (`make slides`), offline, at 1920 x 1080 and 1024 x 768 (a
+4:3 projector): every state the right arrow reaches has no text under 16 px (the
+figures' too), nothing out of its frame, no lone paragraph, math typeset, figures
+wide enough, a "Predict" prompt's answer one key press later; no request leaves
+the machine, every link opens a file beside them; a slider hands the keys back.
 """
 
 import contextlib
@@ -38,14 +32,11 @@ CANVAS = {
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-# The state on the screen: the markdown and figures shown, the predict prompts;
-# every visible text of the slide (and the slide number) at its size on the
-# screen (its font size times the scale between layout and screen: reveal.js
-# scales its canvas to the window, SVG text also by its viewBox), and whether it
-# lies inside the window (hidden: later fragments, speaker notes, MathJax's
-# assistive MathML, clipped to 1 px); how much of the canvas's height the state
-# fills, how many cells it shows, and every element shown that is not inside its
-# frame (an element inside a cell against the cell's box, a cell the canvas's).
+# The state on the screen: markdown, figures and predict prompts shown; each
+# visible text at its size on the screen (font size times reveal.js's and SVG's
+# scale) and whether it lies inside the window; the share of the canvas's height
+# filled, the cells shown, and every element out of its frame (its cell's box,
+# or the canvas's).
 _STATE_JS = """
 () => {
   const slide = document.querySelector('.reveal .slides > section.present');
@@ -145,9 +136,8 @@ _STATE_JS = """
 
 
 def _lecture_pngs():
-    """``({png: (smallest_px, largest_px)}, {png standing for a widget})``: the
-    text sizes of the lecture's figures, and the still images of its widgets
-    (none today: the explorer is embedded live); PNGs as base64."""
+    """``({png: (smallest_px, largest_px)}, {png standing for a widget})``, PNGs
+    as base64 (no widget stills today: the explorer is embedded live)."""
     path = ROOT / "tests" / "lecture_figures.py"
     spec = importlib.util.spec_from_file_location("lecture_figures", path)
     figures = importlib.util.module_from_spec(spec)
@@ -207,8 +197,8 @@ def test_slides_offline_every_slide(
 
 
 def offline_only(route, outside=None):
-    """A Playwright route handler: files go through, the internet is cut (and
-    its URLs appended to ``outside``)."""
+    """A Playwright route handler: files go through; other URLs are cut (and
+    appended to ``outside``)."""
     if urlparse(route.request.url).scheme in ("file", "data", "blob"):
         route.continue_()
     else:
@@ -219,9 +209,8 @@ def offline_only(route, outside=None):
 
 @contextlib.contextmanager
 def offline_slides(browser, slides, width, height):
-    """``(page, watched)``: a page of its own showing the slides from disk,
-    offline, at this size; ``watched`` lists the requests cut (``outside``), the
-    files missing (``failed``) and the console's errors."""
+    """``(page, watched)``: the slides from disk, offline, at this size;
+    ``watched`` lists requests cut, files missing and console errors."""
     context = browser.new_context(viewport={"width": width, "height": height})
     watched = {"outside": [], "failed": [], "errors": []}
     try:
@@ -254,11 +243,9 @@ def _check_links(hrefs, slides):
 
 
 def settled_state(page):
-    """Once the slide or fragment transition has finished, the state's key
-    (the slide's hash and how many fragments are shown)."""
-    # getAnimations() lists running CSS transitions, and computes styles, so it
-    # sees one just begun; the controls' arrows bounce forever, a CSS animation,
-    # not a transition
+    """Once the transition has finished, the state's key (the slide's hash and
+    how many fragments are shown)."""
+    # the controls' arrows bounce forever: a CSS animation, not a transition
     page.wait_for_function(
         "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
     )
@@ -336,8 +323,7 @@ def _check_prompts(number, state, before):
 
 
 def _explorer_slide(page):
-    """Go to the explorer's slide; its ``Δ`` slider (an element handle, which
-    stays this slider once the slides move on)."""
+    """Go to the explorer's slide; its ``Δ`` slider (an element handle)."""
     index = page.evaluate(
         """() => [...document.querySelectorAll('.reveal .slides > section')]
           .findIndex(s => s.querySelector('.posenc-lecture'))"""
@@ -353,10 +339,9 @@ def _focused_slider(page):
 
 
 def test_a_slider_hands_the_keys_back_to_the_slides(browser, slides):
-    """On the explorer's slide, a slider dragged with the mouse leaves the keys
-    to the slides; one reached with Tab keeps the arrow keys until Escape
-    (without opening reveal.js's overview) or a click beside the sliders. Then
-    the right arrow and a clicker's PageDown move on, and not the slider."""
+    """A slider dragged with the mouse leaves the keys to the slides; one reached
+    with Tab keeps them until Escape (no overview) or a click beside it. Then
+    the right arrow and a clicker's PageDown move on, not the slider."""
     with offline_slides(browser, slides, 1024, 768) as (page, _):
         for hand_back in ("drag", "Escape", "click"):
             slider = _explorer_slide(page)

@@ -1,12 +1,7 @@
-"""One explorer in every host, and what a learner or lecturer does with it there.
-
-The lecture explorer at its opening setting (as notebooks/explorer.ipynb makes
-it) in JupyterLab, Voila (`make explorer`, offline), the site and the slides;
-chapter 02's and 03's sliders in JupyterLab and on the site: the same visible
-strings in every host, also after the same keys; posenc_lib's numbers; sliders
-named by the glossary; pictures ``role="img"`` with a text alternative. Then
-every slider is driven by keyboard (the site's in test_site.py), and the widget
-fits every screen a lecture meets, at either end of ``d_model``, unscrolled.
+"""The lecture explorer in JupyterLab, Voila (offline), the site and the slides,
+chapter 02's and 03's sliders in JupyterLab and on the site: the same strings in
+every host, also after the same keys; posenc_lib's numbers; every slider driven
+by keyboard; the widget fits every screen at either end of ``d_model``.
 """
 
 from urllib.parse import urlparse
@@ -72,8 +67,8 @@ def _lecture_in(page, host, servers, static_hosts):
 
 
 def _fits_everywhere(page, root, name, tmp_path, *, within=None, voila=False):
-    """At every size and either end of ``d_model``: no box outside, all on screen.
-    Voila also: no vertical scroll; the smallest text by window width."""
+    """At every size and ``d_model`` extreme: no box outside, all on screen
+    (Voila: no vertical scroll either); Voila's smallest text by window width."""
     smallest = {}
     for size in SIZES:
         page.set_viewport_size(size)

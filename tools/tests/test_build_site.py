@@ -20,8 +20,7 @@ COURSE = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 
 @pytest.mark.parametrize("kind", sorted(build_site.WIDGETS))
 def test_widget_defaults_are_the_widget_classes_defaults(kind):
-    """Each name a notebook calls, next to the class in posenc_lib, takes
-    WIDGETS' defaults and its positional arguments in WIDGETS' order."""
+    """Each name a notebook calls takes WIDGETS' defaults and positional order."""
     widget = build_site.WIDGETS[kind]
     for name in widget["calls"]:
         made = getattr(sys.modules[widget["class"].__module__], name)
@@ -37,8 +36,7 @@ def test_widget_defaults_are_the_widget_classes_defaults(kind):
 
 @pytest.fixture(scope="module")
 def course():
-    """``[(path, specs, notebook)]``: every notebook of the course, prepared as
-    the site shows it (``prepare`` stops at a stored repr its code does not make)."""
+    """``[(path, specs, notebook)]``: every notebook, prepared for the site."""
     prepared = []
     for path in COURSE:
         notebook = nbformat.read(path, as_version=4)
@@ -92,8 +90,6 @@ def test_every_widget_of_the_course_is_embedded_with_its_state(course):
     ids=["ch04-variable", "positional", "moved-module", "unknown"],
 )
 def test_widget_spec(source, text, expected):
-    """(The course's own cells: test_every_widget_of_the_course_is_embedded, where
-    each stored repr must be what the spec makes.)"""
     spec = build_site.widget_spec(source, text)
     assert {k: spec[k] for k in expected} == expected
 
@@ -198,9 +194,8 @@ def _notebook(path, title, text=""):
 
 
 def test_course_order_sub_folders_under_their_chapter_and_the_nav_bar(tmp_path):
-    """Index first; a sub-folder's page under the chapter that names it, else the
-    one of its file name or number, else the index. The bar links previous,
-    next, the index and the pages below; a page below links back up."""
+    """A sub-folder's page goes under the chapter naming it, else of its name or
+    number, else the index; the bar links prev, next, index, the pages below."""
     _notebook(tmp_path / "lecture.ipynb", "Lecture")
     _notebook(tmp_path / "01_a.ipynb", "01 · A")
     _notebook(tmp_path / "course_index.ipynb", "Index")

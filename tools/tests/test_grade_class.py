@@ -1,9 +1,6 @@
-"""posenc grade on a class as a lecturer has it: every file accounted for.
-
-Links, case variants, FIFOs, odd names, a killed run, a limit the system
-refuses. Most tests use a stand-in worker (no kernel): what is checked is who is
-graded and what is written, not the verdicts.
-"""
+"""posenc grade on a class as a lecturer has it: links, case variants, FIFOs, odd
+names, a killed run; every file accounted for. Most tests use a stand-in worker
+(no kernel): who is graded and what is written, not the verdicts."""
 
 import csv
 import os

@@ -1,9 +1,5 @@
-"""posenc_tools.grading: a class of generated submissions, graded for real.
-
-Every mistake, every convention, each hostile case and the right answer, each
-run in its own boxed kernel by ``posenc grade``: the CSV is compared exactly but
-for the seconds. The limits are far from what any case needs.
-"""
+"""posenc_tools.grading: every mistake, convention and hostile case and the right
+answer, each graded for real in its own boxed kernel; the CSV compared exactly."""
 
 import json
 import os
@@ -252,8 +248,7 @@ def _readme_hostile_cases():
 
 
 def _still_running(folder, timeout=30):
-    """The processes whose working directory is under ``folder``, once each has
-    ended (a pidfd is readable then) or ``timeout`` seconds passed."""
+    """The processes working under ``folder`` still alive after ``timeout`` s."""
     alive = []
     for entry in Path("/proc").iterdir():
         try:
@@ -288,11 +283,8 @@ def test_nothing_outside_the_boxes_was_changed_or_left(graded):
 @pytest.mark.slow
 @needs_box
 def test_a_cell_that_swallows_interrupts_is_stopped_by_the_workers_limit(tmp_path):
-    """The worker is killed after its own limit, and a new one grades the rest.
-
-    The worker's clock starts when the kernel is ready, so a slow start changes
-    nothing; the right answer's cells take milliseconds, far below 3 s each.
-    """
+    """The worker is killed after its own limit (counted from the kernel's
+    start); a new one grades the rest."""
     write_submissions(tmp_path / "subs", ("ignores-interrupt", "right"))
     limits = "--cell-seconds 3 --notebook-seconds 6 --worker-margin-seconds 1".split()
     command = _posenc_grade(
@@ -346,7 +338,7 @@ def test_a_missing_submission_is_a_clear_error(tmp_path):
 @pytest.mark.parametrize("text", ["0/4", "5/4", "a/b", "3"])
 def test_a_bad_shard_is_a_clear_error(text):
     message = f"shard == {text!r}, must be I/N with 1 <= I <= N, e.g. 1/4."
-    with pytest.raises(ValueError, match=__import__("re").escape(message)):
+    with pytest.raises(ValueError, match=re.escape(message)):
         parse_shard(text)
 
 
