@@ -99,20 +99,16 @@ def _with_rights(job):
     ("change", "problem"),
     [
         (lambda job: job.update(container="python:3.11-bookworm"), "job container"),
-        (
-            lambda job: job.update(container={"image": "x", "options": "--cpus 2"}),
-            "job container",
-        ),
+        (lambda job: job.update(container={"image": "x", "options": "--cpus 2"}),
+         "job container"),
         (lambda job: job.update({"runs-on": "macos-14"}), "not a runner known"),
         (lambda job: job["steps"].pop(_step(job, USERNS_SYSCTL)), "without `sudo"),
-        (
-            lambda job: job["steps"].insert(0, job["steps"].pop(_step(job, ".ci/run"))),
-            "without `sudo",
-        ),
+        (lambda job: job["steps"].insert(0, job["steps"].pop(_step(job, ".ci/run"))),
+         "without `sudo"),
         (_with_rights, None),
     ],
     ids=["container", "no-rights", "macos", "no-sysctl", "ci-first", "rights"],
-)
+)  # fmt: skip
 def test_a_runner_or_container_that_cannot_start_the_box_is_caught(change, problem):
     job = _ci_job()
     change(job)

@@ -145,8 +145,7 @@ def test_the_rule_is_calibrated_on_the_rehearsals():
             assert low - 1.5 <= ruled <= high + 1.5, (name, step)
 
 
-def test_the_rule_counts_what_is_said_typed_paused_and_run(lecture):
-    """The counts of the rehearsed lecture's first step, and of a made-up step."""
+def test_the_rule_counts_what_is_said_typed_paused_and_run():
     cells = [
         nbformat.v4.new_markdown_cell("## 0:07 · Two words (3 min)"),
         nbformat.v4.new_markdown_cell("**Predict:** one | two"),

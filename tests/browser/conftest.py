@@ -147,12 +147,8 @@ def _run_server(command, root, status_path):
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while not _answers(url, port):
             if process.poll() is not None or time.monotonic() > deadline:
-                ended = process.poll() is not None
-                why = (
-                    "exited early"
-                    if ended
-                    else f"not up after {SERVER_START_TIMEOUT} s"
-                )
+                why = f"not up after {SERVER_START_TIMEOUT} s"
+                why = "exited early" if process.poll() is not None else why
                 tail = "\n".join(log.read_text(errors="replace").splitlines()[-40:])
                 pytest.fail(f"server {why}:\n{tail}", pytrace=False)
             time.sleep(0.2)  # polling interval, not a wait for a state

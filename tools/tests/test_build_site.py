@@ -70,25 +70,19 @@ def test_every_widget_of_the_course_is_embedded_with_its_state(course):
 @pytest.mark.parametrize(
     ("source", "text", "expected"),
     [
-        (
-            "circle = PairCircleExplorer(offset=3, d_model=d_model, pair=1)\ncircle",
-            "PairCircleExplorer(offset=3, d_model=16)",
-            {"kind": "pair-circle", "offset": 3, "d_model": 16, "pair": 1},
-        ),
-        (
-            "app = explorer(4, 12, max_pos=30)\napp",
-            "<posenc_lib.explorer.Explorer object at 0x...>",
-            {"kind": "lecture", "pos": 4, "d_model": 12, "max_pos": 30},
-        ),
-        (
-            "from posenc_lib.figures import widgets\nwidgets.position_explorer()",
-            "PositionExplorer(pos=1, d_model=8)",
-            {"kind": "position", "pos": 1, "d_model": 8},
-        ),
+        ("circle = PairCircleExplorer(offset=3, d_model=d_model, pair=1)\ncircle",
+         "PairCircleExplorer(offset=3, d_model=16)",
+         {"kind": "pair-circle", "offset": 3, "d_model": 16, "pair": 1}),
+        ("app = explorer(4, 12, max_pos=30)\napp",
+         "<posenc_lib.explorer.Explorer object at 0x...>",
+         {"kind": "lecture", "pos": 4, "d_model": 12, "max_pos": 30}),
+        ("from posenc_lib.figures import widgets\nwidgets.position_explorer()",
+         "PositionExplorer(pos=1, d_model=8)",
+         {"kind": "position", "pos": 1, "d_model": 8}),
         ("interact(f, x=3)", "interactive(children=(IntSlider(...", {"kind": None}),
     ],
     ids=["ch04-variable", "positional", "moved-module", "unknown"],
-)
+)  # fmt: skip
 def test_widget_spec(source, text, expected):
     spec = build_site.widget_spec(source, text)
     assert {k: spec[k] for k in expected} == expected
@@ -174,10 +168,8 @@ def test_a_link_to_a_source_file_is_copied_into_the_site(tmp_path):
     page = build_site.Page(Path("answers/01_a.ipynb"), "A")
     text = '<a href="../../lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
     copied = build_site.copy_linked_sources(text, page, out, notebooks)
-    assert (
-        copied
-        == '<a href="../source/lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
-    )
+    expected = '<a href="../source/lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
+    assert copied == expected
     assert (out / "source" / "lib" / "x.py").read_text() == "X = 1\n"
     (out / "answers").mkdir()  # where the page goes: from it, the link is the copy
     assert (out / "answers" / ".." / "source" / "lib" / "x.py").is_file()

@@ -99,9 +99,8 @@ def _expected_rows():
     # writes-outside: into its box's private /tmp, gone with it; forges-an-answer:
     # a line written to the kernel's fd 1 is not taken for the grader's answer;
     # issue 23: the attacks on other learners fail, the attacker gets its own due
-    for kind in ("right", "prints-100mb", "writes-outside", "forges-an-answer"):
-        all_pass(kind)
-    for kind in ("forges-the-pipe", "rewrites-classmates", "hijacks-next-kernel"):
+    passing = "right prints-100mb writes-outside forges-an-answer forges-the-pipe"
+    for kind in f"{passing} rewrites-classmates hijacks-next-kernel".split():
         all_pass(kind)
     for mistake in MISTAKES.values():  # each mistake of the lesson, in its task
         all_pass(mistake.id)
@@ -387,14 +386,10 @@ def test_the_docs_nbgrader_cell_passes_a_right_answer_and_names_a_mistake(answer
         ("--memory-mb", "50", "50, must be an integer >= 1024 (megabytes)"),
         ("--worker-margin-seconds", "-5", "-5.0, must be a number of seconds in"),
         ("--jobs", "0", "0, must be an integer >= 1"),
-        (
-            "--memory-mb",
-            "9" * 14,
-            f"{'9' * 14}, must be at most {max_memory_mb()} (megabytes: the most "
-            "address space this system lets a process have).",
-        ),
+        ("--memory-mb", "9" * 14, f"{'9' * 14}, must be at most {max_memory_mb()} "
+         "(megabytes: the most address space this system lets a process have)."),
     ],
-)
+)  # fmt: skip
 def test_a_bad_limit_is_refused_before_any_grading(
     tmp_path, capsys, option, value, expected
 ):
@@ -402,10 +397,8 @@ def test_a_bad_limit_is_refused_before_any_grading(
 
     (tmp_path / "alice.ipynb").write_text("{}")
     out = tmp_path / "out"
-    assert (
-        main(["grade", str(tmp_path / "alice.ipynb"), "--out", str(out), option, value])
-        == 2
-    )
+    argv = ["grade", str(tmp_path / "alice.ipynb"), "--out", str(out), option, value]
+    assert main(argv) == 2
     assert capsys.readouterr().err.startswith(f"posenc grade: {option} == {expected}")
     assert not out.exists()  # nobody was graded, nobody was blamed
 
@@ -627,9 +620,8 @@ def test_a_second_grader_into_a_busy_out_is_refused_at_once(tmp_path):
     command = _posenc_grade(tmp_path / "first", "--out", out, *slow)
     first = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     try:  # it says this once it holds out, before any kernel starts
-        assert (
-            first.stderr.readline() == f"posenc grade: grading 1 learner into {out}\n"
-        )
+        said = first.stderr.readline()
+        assert said == f"posenc grade: grading 1 learner into {out}\n"
         command = _posenc_grade(tmp_path / "second", "--out", out)
         second = subprocess.run(command, capture_output=True, text=True)
     finally:
