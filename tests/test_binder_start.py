@@ -45,14 +45,11 @@ def test_repo2docker_reads_environment_yml_and_installs_the_box():
     assert (ROOT / "apt.txt").read_text().split() == ["bubblewrap"]
 
 
-def _docs():
-    paths = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *ROOT.glob("docs/**/*.md")]
-    return {path: path.read_text(encoding="utf-8") for path in paths}
-
-
 def test_no_binder_link_names_a_placeholder_repository():
     """A Binder link, once there is one, opens a notebook that exists."""
-    for path, text in _docs().items():
+    docs = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *ROOT.glob("docs/**/*.md")]
+    for path in docs:
+        text = path.read_text(encoding="utf-8")
         for link in re.findall(r"https://mybinder\.org/v2/gh/[^)\s`]+", text):
             assert "/OWNER/REPO/" not in link, path
             tree = re.search(r"urlpath=lab/tree/([^&)\s`]+)", link).group(1)

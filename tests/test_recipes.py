@@ -50,28 +50,20 @@ def slurm_tasks(array=None):
     return tasks + [(["bash", str(RECIPES / "merge.sbatch")], {})]
 
 
-def _container(manifest):
-    (container,) = manifest["spec"]["template"]["spec"]["containers"]
-    return container
-
-
-def _pod_command(container, data):
-    """The container's command, with the volume mounted at ``data``, not /data."""
-    arguments = container["command"] + container["args"]
-    return [argument.replace("/data", str(data)) for argument in arguments]
-
-
 def kubernetes_tasks(data):
-    """One pod per completion index (0 .. completions-1), then the merge Job's."""
-    job = _yaml(RECIPES / "grade-job.yaml")
-    container = _container(job)
-    env = {item["name"]: item["value"] for item in container["env"]}
-    tasks = [
-        (_pod_command(container, data), {**env, "JOB_COMPLETION_INDEX": str(index)})
-        for index in range(job["spec"]["completions"])
-    ]
-    merge = _container(_yaml(RECIPES / "merge-job.yaml"))
-    return tasks + [(_pod_command(merge, data), {})]
+    """One pod per completion index (0 .. completions-1), then the merge Job's;
+    the volume mounted at ``data``, not /data."""
+    pods = []
+    for name in ("grade-job.yaml", "merge-job.yaml"):
+        job = _yaml(RECIPES / name)
+        (container,) = job["spec"]["template"]["spec"]["containers"]
+        arguments = container["command"] + container["args"]
+        env = {item["name"]: item["value"] for item in container.get("env", [])}
+        pods.append(([a.replace("/data", str(data)) for a in arguments], env, job))
+    (grade, env, job), (merge, _, _) = pods
+    indices = range(job["spec"]["completions"])
+    tasks = [(grade, {**env, "JOB_COMPLETION_INDEX": str(i)}) for i in indices]
+    return tasks + [(merge, {})]
 
 
 def matrix_tasks():

@@ -25,8 +25,7 @@ from posenc_tools import build_pdf
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(build_pdf.CHROMIUM)
 CHROMIUM_ARGS = build_pdf.CHROMIUM_ARGS  # one list of flags for every headless page
-# JupyterLab settings for a quiet, predictable page: no news toast covering the
-# outputs, no autosave, every cell rendered (no windowing), no kernel dialogs.
+# a quiet JupyterLab: no news toast, no autosave, every cell rendered, no dialogs
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification":
         {"fetchNews": "false", "checkForUpdates": False},

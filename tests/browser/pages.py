@@ -1,14 +1,14 @@
 """What a person does in JupyterLab, Voila or a static page, as Playwright steps.
 
-The explorers (posenc_lib/figures/static/explorer.js) are the same in every host:
-range sliders ``input[data-name=NAME]`` named by the glossary, and the root's
-``data-shown``, written after each draw (``pos,d_model,offset,pair`` for the
-lecture, ``pos,d_model`` for chapter 02, ``offset`` for chapter 03).
+The explorers (explorer.js) are the same in every host: sliders
+``input[data-name=NAME]``, and the root's ``data-shown``, their values as drawn
+(``pos,d_model,offset,pair``; chapter 02: ``pos,d_model``; chapter 03: ``offset``).
 """
 
 import re
 import statistics
 from pathlib import Path
+from urllib.parse import urlparse
 
 import nbformat
 import numpy as np
@@ -23,6 +23,7 @@ ERROR_TEXT = re.compile(
     r"Traceback|\b\w*(Error|Exception)\b|Error displaying widget|Error rendering"
 )
 APP = ".posenc-lecture"  # the lecture explorer's root
+LOOPBACK = {"127.0.0.1", "localhost"}
 GLOSSARY = [["pos", "pos"], ["d_model", "d_model"], ["offset", "Δ"], ["pair", "pair"]]
 #: The screens the lecture must fit: a projector, a laptop, a full-HD screen.
 SIZES = [
@@ -98,6 +99,39 @@ def error_outputs(page, root=".jp-Notebook .jp-CodeCell", allowed=()):
         for text in outputs
         if ERROR_TEXT.search(text)
     ]
+
+
+def watch(page):
+    """Cut every request off this machine; ``{"outside": their URLs, "failed":
+    requests that failed, "errors": the console's and the page's errors}``."""
+    seen = {"outside": [], "errors": [], "failed": []}
+
+    def route(route):
+        url = urlparse(route.request.url)
+        if url.scheme in ("file", "data", "blob") or url.hostname in LOOPBACK:
+            route.continue_()
+        else:
+            seen["outside"].append(route.request.url)
+            route.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
+    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
+    page.on("requestfailed", lambda r: seen["failed"].append(r.url))
+    return seen
+
+
+def settled_state(page):
+    """Once reveal.js's transition has finished, the state's key (the slide's
+    hash and how many fragments are shown)."""
+    # the controls' arrows bounce forever: a CSS animation, not a transition
+    page.wait_for_function(
+        "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
+    )
+    return page.evaluate(
+        "() => location.hash + ' ' + document.querySelectorAll("
+        "'.reveal .fragment.visible').length"
+    )
 
 
 def summary(name, latencies):
@@ -190,9 +224,8 @@ def key_step(page, root, name, key, expected):
 
 
 def seen(page, root):
-    """What the widget shows: ``strings``, every visible string (slider readouts
-    included); ``sliders``, their names and accessible names; ``pictures``, their
-    roles and text alternatives; ``rows``, the pair table (no gap row)."""
+    """``strings`` (every visible one), ``sliders`` (name, label), ``pictures``
+    (role, text alternative), ``rows`` (the pair table, no gap row) shown."""
     found = page.evaluate(
         """(root) => {
           const el = document.querySelector(root);
@@ -255,8 +288,8 @@ def smallest_text(page, selector):
 
 
 def assert_sliders_and_numbers_on_screen(page, root, *, within=None, name=""):
-    """With the widget scrolled to the top of its panel, its sliders, numbers and
-    pictures all lie inside the visible area (no scroll needed, nothing clipped)."""
+    """Scrolled to the top of its panel, the widget's sliders, numbers and
+    pictures all lie inside the visible area."""
     page.evaluate("(r) => document.querySelector(r).scrollIntoView()", root)
     result = page.evaluate(
         """([root, within]) => {

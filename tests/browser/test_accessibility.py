@@ -8,8 +8,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from pages import settled_state, watch
 from posenc_tools.build_site import npm_tarball
-from test_slides import offline_only, offline_slides, settled_state
+from test_slides import offline_slides
 
 pytestmark = pytest.mark.browser
 PLACEHOLDER = "No description has been provided for this image"
@@ -52,13 +53,6 @@ def run_axe(page, source):
     return lines, counts
 
 
-def _stored_pngs(source):
-    """How many figures (``image/png`` outputs) the notebook ``source`` stores."""
-    cells = nbformat.read(NOTEBOOKS / source, as_version=4).cells
-    outputs = [o for c in cells if c.cell_type == "code" for o in c.outputs]
-    return sum("image/png" in output.get("data", {}) for output in outputs)
-
-
 def _images_alt(page):
     return page.evaluate(
         "() => [...document.querySelectorAll('img')].map(i => i.getAttribute('alt'))"
@@ -67,7 +61,7 @@ def _images_alt(page):
 
 def test_every_site_page_passes_axe(page, site, axe_js, latency_report):
     out, pages = site
-    page.route("**/*", offline_only)
+    watch(page)
     total, images = dict.fromkeys(IMPACTS, 0), 0
     entries = [(p.href, p.source) for p in pages] + [("index.html", pages[0].source)]
     for href, source in entries:
@@ -78,7 +72,10 @@ def test_every_site_page_passes_axe(page, site, axe_js, latency_report):
         total = {impact: total[impact] + counts[impact] for impact in IMPACTS}
         alts = _images_alt(page)
         assert all(alt and PLACEHOLDER not in alt for alt in alts), href
-        assert len(alts) == _stored_pngs(source), f"{href} shows its figures"
+        cells = nbformat.read(NOTEBOOKS / source, as_version=4).cells
+        outputs = [o for c in cells if c.cell_type == "code" for o in c.outputs]
+        stored = sum("image/png" in output.get("data", {}) for output in outputs)
+        assert len(alts) == stored, f"{href} shows its figures"
         images += len(alts)
     latency_report(f"axe on {len(entries)} site pages: {total}; {images} images alt")
 

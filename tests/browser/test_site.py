@@ -18,6 +18,7 @@ from pages import (
     drive_explorer,
     drive_pair_circle,
     drive_position_explorer,
+    watch,
     widget_root,
 )
 from posenc_tools import build_site
@@ -25,7 +26,6 @@ from posenc_tools import build_site
 REPO = Path(__file__).resolve().parents[2]
 
 MAX_BYTES = 15_000_000  # the issue: the whole site weighs less than 15 MB
-LOOPBACK = {"127.0.0.1", "localhost"}
 WIDGET_REPRS = ("PositionExplorer(", "PairCircleExplorer(", "VBox(children")
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
 
@@ -80,25 +80,6 @@ def test_site_has_every_notebook_weighs_little_and_needs_no_cdn(site, latency_re
 # ---------------------------------------------------------------- in a browser
 
 
-def _watch(page):
-    """Block and record every request off this machine; record errors."""
-    seen = {"outside": [], "errors": [], "failed": []}
-
-    def route(route):
-        url = urlparse(route.request.url)
-        if url.scheme in ("file", "data", "blob") or url.hostname in LOOPBACK:
-            route.continue_()
-        else:
-            seen["outside"].append(route.request.url)
-            route.abort()
-
-    page.context.route("**/*", route)
-    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
-    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
-    page.on("requestfailed", lambda r: seen["failed"].append(r.url))
-    return seen
-
-
 _MATH_DONE_JS = """
 () => new Promise(done => {
   if (!window.MathJax || !MathJax.Hub) { done('no MathJax'); return; }
@@ -145,7 +126,7 @@ def _has_math(root, name):
 @pytest.mark.browser
 def test_every_page_from_the_file_system_offline(site, page):
     root = site[0]
-    seen = _watch(page)
+    seen = watch(page)
     broken = []
     for name in _html_pages(root):
         links = _check_page(page, (root / name).as_uri(), _has_math(root, name))
@@ -163,19 +144,13 @@ def test_every_page_from_the_file_system_offline(site, page):
 
 @pytest.mark.browser
 def test_pages_from_a_static_web_server_offline(site, http_site, page):
-    seen = _watch(page)
+    seen = watch(page)
     for name in ("index.html", "02_sinusoidal_encoding.html", "explorer.html"):
         links = _check_page(page, http_site + name, _has_math(site[0], name))
         for link in {link.split("#")[0] for link in links}:
             if link.startswith(http_site):
                 assert page.request.get(link).status == 200, f"{name} -> {link}"
     assert seen["outside"] == [] and seen["errors"] == [] and seen["failed"] == []
-
-
-def _open_widget(page, site, name, selector):
-    page.goto((site[0] / name).as_uri())
-    page.locator(".posenc-static.posenc-ready").first.wait_for()
-    return widget_root(page, selector)
 
 
 @pytest.mark.browser
@@ -191,7 +166,7 @@ def _open_widget(page, site, name, selector):
 def test_static_sliders_follow_the_keyboard(
     site, page, tmp_path, latency_report, name, selector, drive
 ):
-    seen = _watch(page)
+    seen = watch(page)
     page.goto((site[0] / name).as_uri())
     page.locator(".posenc-static.posenc-ready").first.wait_for()
     root = widget_root(page, selector)
