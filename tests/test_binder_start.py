@@ -22,18 +22,16 @@ def _run(*command, jupyter_path):
 
 def test_start_runs_its_arguments_with_share_jupyter_first_on_the_path():
     assert os.access(START, os.X_OK)
-    done = _run(
-        "bash", "-c", 'printf "%s|" "$@"; exit 7', "-", "a b", "c", jupyter_path=""
-    )
+    script = 'printf "%s|" "$@"; exit 7'
+    done = _run("bash", "-c", script, "-", "a b", "c", jupyter_path="")
     assert (done.returncode, done.stdout) == (7, "a b|c|")
     code = "import os; print(os.environ['JUPYTER_PATH'])"
     done = _run(sys.executable, "-c", code, jupyter_path="/elsewhere")
     assert done.stdout.strip() == f"{SHARE}{os.pathsep}/elsewhere"
     # Voila looks for templates under every Jupyter data directory (jupyter_path())
     code = "from jupyter_core.paths import jupyter_path; print(jupyter_path()[0])"
-    assert _run(sys.executable, "-c", code, jupyter_path="").stdout.strip() == str(
-        SHARE
-    )
+    first = _run(sys.executable, "-c", code, jupyter_path="").stdout.strip()
+    assert first == str(SHARE)
     assert (SHARE / "voila" / "templates" / "posenc" / "index.html.j2").is_file()
     text = START.read_text()  # it points at the hub's page, not a missing link
     assert "docs/jupyterhub.md" in text and "README" not in text

@@ -144,10 +144,9 @@ def test_ci_sets_up_python_the_box_and_the_browser_then_runs_what_it_names():
 def _errors(workflow):
     vendored = resources.files("check_jsonschema.builtin_schemas.vendor")
     schema = json.loads((vendored / "github-workflows.json").read_text())
-    validator_for(schema).check_schema(schema)
-    return sorted(
-        e.message for e in validator_for(schema)(schema).iter_errors(workflow)
-    )
+    validator = validator_for(schema)
+    validator.check_schema(schema)
+    return sorted(e.message for e in validator(schema).iter_errors(workflow))
 
 
 @pytest.mark.parametrize(

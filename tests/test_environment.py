@@ -139,9 +139,7 @@ UV_MADE = {
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    not UV.exists(), reason="no uv here (the conda route, or POSENC_NO_UV=1)"
-)
+@pytest.mark.skipif(not UV.exists(), reason="no uv here (conda, or POSENC_NO_UV=1)")
 @pytest.mark.parametrize("path", list(UV_MADE))
 def test_make_lock_wrote_what_uv_makes_of_pyproject_now(path):
     arguments, text = UV_MADE[path]
@@ -170,11 +168,8 @@ def test_environment_yml_is_lock_txt_plus_the_hub_extra_for_pip():
     lock = (ROOT / setup_env.LOCK).read_text().splitlines()
     pins = [line for line in lock if line and line[0] not in " #"]
     hub = {_name(req) for req in _pyproject()["optional-dependencies"]["hub"]}
-    assert [item for item in items if _name(item) not in hub] == [
-        *pins,
-        "-e .",
-        "-e ./tools",
-    ]
+    expected = [*pins, "-e .", "-e ./tools"]
+    assert [item for item in items if _name(item) not in hub] == expected
     found = re.findall(r"^      - ([a-z0-9-]+)==([^ ;\n]+)", text, re.M)
     assert {(name, Version(version)) for name, version in found} == _uv_lock_versions()
     locked = {(name, version) for name, version, _ in _lock(setup_env.LOCK)}

@@ -93,14 +93,10 @@ def _run_tasks(recipe, folder, posenc_bin):
     (folder / ".venv").mkdir(exist_ok=True)
     if not (folder / ".venv" / "bin").exists():
         (folder / ".venv" / "bin").symlink_to(posenc_bin)
-    path = f"{posenc_bin}{os.pathsep}{os.environ['PATH']}"
+    base = {**os.environ, "PATH": f"{posenc_bin}{os.pathsep}{os.environ['PATH']}"}
     for command, env in tasks:
         done = subprocess.run(
-            command,
-            cwd=folder,
-            env={**os.environ, "PATH": path, **env},
-            capture_output=True,
-            text=True,
+            command, cwd=folder, env={**base, **env}, capture_output=True, text=True
         )
         assert done.returncode == 0, (command, env, done.stdout, done.stderr)
 

@@ -100,9 +100,8 @@ def old_python(tmp_path):
 def test_make_refuses_an_old_python_before_creating_the_venv(old_python, tmp_path):
     venv = tmp_path / "venv"
     make = ["make", "-C", str(ROOT), f"{venv}/.installed", f"VENV={venv}"]
-    refused = subprocess.run(
-        [*make, f"PYTHON={old_python}"], capture_output=True, text=True
-    )
+    make.append(f"PYTHON={old_python}")
+    refused = subprocess.run(make, capture_output=True, text=True)
     assert refused.returncode != 0
     assert _old_python_sentence(old_python) + "\n" in refused.stderr
     assert "Traceback" not in refused.stderr
@@ -122,9 +121,7 @@ def _fake_venv(venv, version, layout="bin", python="python"):
 def runs(monkeypatch):
     """The commands setup_env would run, recorded instead of run."""
     commands = []
-    monkeypatch.setattr(
-        setup_env, "run", lambda *command, **_: commands.append(command)
-    )
+    monkeypatch.setattr(setup_env, "run", lambda *args, **_: commands.append(args))
     return commands
 
 

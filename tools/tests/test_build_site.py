@@ -47,11 +47,7 @@ def course():
 def test_every_widget_of_the_course_is_embedded_with_its_state(course):
     specs = [spec for _, found, _ in course for spec in found]
     assert len(specs) >= 3, "the chapters 02 and 04 and the explorer have sliders"
-    assert sorted({spec["kind"] for spec in specs}) == [
-        "lecture",
-        "pair-circle",
-        "position",
-    ]
+    assert {spec["kind"] for spec in specs} == {"lecture", "pair-circle", "position"}
     pages = [
         "".join(output.get("data", {}).get("text/html", ""))
         for _, _, notebook in course
@@ -198,12 +194,8 @@ def test_course_order_sub_folders_under_their_chapter_and_the_nav_bar(tmp_path):
     _notebook(tmp_path / "extra" / "notes.ipynb", "Notes")
     pages = build_site.course_pages(tmp_path)
     chapters = [p for p in pages if p.parent is None]
-    assert [p.href for p in chapters] == [
-        "course_index.html",
-        "01_a.html",
-        "02_b.html",
-        "lecture.html",
-    ]
+    expected = ["course_index.html", "01_a.html", "02_b.html", "lecture.html"]
+    assert [p.href for p in chapters] == expected
     parents = {p.href: p.parent.href for p in pages if p.parent is not None}
     assert parents == {
         "answers/01_a.html": "01_a.html",  # same file name

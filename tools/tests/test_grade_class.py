@@ -363,13 +363,9 @@ class _Silent(Worker):
     def _start(self):
         say = f"print({self.lines!r}, flush=True)\n" * bool(self.lines)
         code = f"import sys\n{say}sys.stdin.read()"
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            start_new_session=True,
-            bufsize=0,
-        )
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "bufsize": 0}
+        command = [sys.executable, "-c", code]
+        self.process = subprocess.Popen(command, start_new_session=True, **pipes)
         self.pending = b""
 
 

@@ -249,12 +249,9 @@ def _readme_hostile_cases():
 def _still_running(folder, timeout=30):
     """The processes working under ``folder`` still alive after ``timeout`` s."""
     alive = []
-    for entry in Path("/proc").iterdir():
+    for entry in Path("/proc").glob("[0-9]*"):
         try:
-            if not (
-                entry.name.isdigit()
-                and (entry / "cwd").resolve().is_relative_to(folder)
-            ):
+            if not (entry / "cwd").resolve().is_relative_to(folder):
                 continue
             handle = os.pidfd_open(int(entry.name))
         except OSError:  # gone meanwhile, or not ours to look at

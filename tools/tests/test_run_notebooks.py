@@ -118,13 +118,9 @@ def test_a_bad_jobs_value_is_a_clear_error(capsys):
 def _run_script(clone, *args):
     """run_notebooks of ``clone``, importing (also in its kernel) its own packages."""
     env = {**os.environ, "PYTHONPATH": f"{clone}{os.pathsep}{clone / 'tools'}"}
+    command = [sys.executable, "-m", "posenc_tools.run_notebooks", "--jobs", "1", *args]
     return subprocess.run(
-        [sys.executable, "-m", "posenc_tools.run_notebooks", "--jobs", "1", *args],
-        cwd=clone,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
+        command, cwd=clone, env=env, capture_output=True, text=True, timeout=600
     )
 
 
