@@ -110,16 +110,14 @@ class Server:
     def kernels(self):
         """Process ids of the kernels this server runs now (its child processes)."""
         children = []
-        for status in Path("/proc").glob("[0-9]*/status"):
-            try:
-                lines = status.read_text().splitlines()
-                fields = dict(line.split(":\t", 1) for line in lines)
-                cmdline = (status.parent / "cmdline").read_bytes()
-            except (OSError, ValueError):
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:  # "pid (name) state ppid ...": the name may hold spaces
+                parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+                cmdline = (stat.parent / "cmdline").read_bytes()
+            except OSError:
                 continue  # the process ended while we looked
-            parent = int(fields.get("PPid", "0").strip())
             if parent == self.process.pid and b"ipykernel" in cmdline:
-                children.append(int(status.parent.name))
+                children.append(int(stat.parent.name))
         return children
 
     def url(self, path):
