@@ -1,11 +1,5 @@
-"""The figures of notebooks/lecture.ipynb, re-drawn here to measure them.
-
-:func:`measure_figures` runs the lecture's code cells in order, as the kernel
-does, and measures each figure it shows (each PNG output, in order: every
-``plt.show()``; the explorer is drawn in the browser, as SVG: no PNG), e.g. the
-size of its text (:func:`text_sizes`), how far its heatmaps reach along their
-colour scales (:func:`reaches`) or what its images colour (:func:`styles`).
-"""
+"""The figures of notebooks/lecture.ipynb, re-drawn to measure them: one per PNG
+output (every ``plt.show()``) by :func:`measure_figures`."""
 
 import base64
 import contextlib
@@ -28,10 +22,8 @@ LECTURE = Path(__file__).resolve().parent.parent / "notebooks" / "lecture.ipynb"
 
 
 def text_sizes(figure):
-    """``[(size_px, text), ...]``, smallest first: every text ``figure`` draws
-    (visible, not empty; a tick label only inside the axes' limits). A size is
-    ``fontsize * dpi / 72``, the CSS pixel size when the image is shown at its
-    own size."""
+    """``[(size_px, text), ...]``, smallest first: every visible text ``figure``
+    draws, at ``fontsize * dpi / 72`` (CSS px when shown at its own size)."""
     drawn, draw = [], matplotlib.text.Text.draw
 
     def recording_draw(text, renderer):
@@ -79,10 +71,8 @@ def figure_text_sizes(path=LECTURE):
 
 
 def reaches(figure):
-    """``[(axes title, reach), ...]``: for each heatmap, its largest ``|value|``
-    over the end of its colour scale (its largest ``|limit|``; every quantity's
-    scale starts at 0 or is centred on it, ``STYLES``): 1 when the darkest colour
-    is used, small when the whole panel is one pale colour."""
+    """``[(axes title, reach), ...]``: each heatmap's largest ``|value|`` over its
+    colour scale's largest ``|limit|`` (small: the panel is one pale colour)."""
     found = []
     for ax in figure.axes:
         for image in ax.images:

@@ -1,9 +1,6 @@
-"""repo2docker's files (a hub's or Binder's image) and ``start``, run as it runs it.
-
-Binder cannot be reached from here: ``start`` must run its arguments unchanged
-(exit status included) with ``share/jupyter`` first on JUPYTER_PATH, the first of
-the Jupyter data directories, where Voila looks for the posenc template.
-"""
+"""repo2docker's files (a hub's or Binder's image) and ``start``, run as it runs it:
+its arguments unchanged, with ``share/jupyter`` (the Voila template) first on
+JUPYTER_PATH."""
 
 import os
 import re
@@ -25,39 +22,32 @@ def _run(*command, jupyter_path):
 
 def test_start_runs_its_arguments_with_share_jupyter_first_on_the_path():
     assert os.access(START, os.X_OK)
-    done = _run(
-        "bash", "-c", 'printf "%s|" "$@"; exit 7', "-", "a b", "c", jupyter_path=""
-    )
+    script = 'printf "%s|" "$@"; exit 7'
+    done = _run("bash", "-c", script, "-", "a b", "c", jupyter_path="")
     assert (done.returncode, done.stdout) == (7, "a b|c|")
     code = "import os; print(os.environ['JUPYTER_PATH'])"
     done = _run(sys.executable, "-c", code, jupyter_path="/elsewhere")
     assert done.stdout.strip() == f"{SHARE}{os.pathsep}/elsewhere"
     # Voila looks for templates under every Jupyter data directory (jupyter_path())
     code = "from jupyter_core.paths import jupyter_path; print(jupyter_path()[0])"
-    assert _run(sys.executable, "-c", code, jupyter_path="").stdout.strip() == str(
-        SHARE
-    )
+    first = _run(sys.executable, "-c", code, jupyter_path="").stdout.strip()
+    assert first == str(SHARE)
     assert (SHARE / "voila" / "templates" / "posenc" / "index.html.j2").is_file()
     text = START.read_text()  # it points at the hub's page, not a missing link
     assert "docs/jupyterhub.md" in text and "README" not in text
 
 
 def test_repo2docker_reads_environment_yml_and_installs_the_box():
-    """With a binder/ (or .binder/) folder repo2docker would read only the files in
-    it; apt.txt's Debian packages: bubblewrap, the grader's box."""
+    """No binder/ folder (repo2docker would read only it); apt.txt: bubblewrap."""
     assert not (ROOT / "binder").exists() and not (ROOT / ".binder").exists()
     assert (ROOT / "apt.txt").read_text().split() == ["bubblewrap"]
 
 
-def _docs():
-    paths = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *ROOT.glob("docs/**/*.md")]
-    return {path: path.read_text(encoding="utf-8") for path in paths}
-
-
 def test_no_binder_link_names_a_placeholder_repository():
-    """No public address of the repository is known: a Binder link, once there is
-    one, names a real repository and opens a notebook that exists."""
-    for path, text in _docs().items():
+    """A Binder link, once there is one, opens a notebook that exists."""
+    docs = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *ROOT.glob("docs/**/*.md")]
+    for path in docs:
+        text = path.read_text(encoding="utf-8")
         for link in re.findall(r"https://mybinder\.org/v2/gh/[^)\s`]+", text):
             assert "/OWNER/REPO/" not in link, path
             tree = re.search(r"urlpath=lab/tree/([^&)\s`]+)", link).group(1)

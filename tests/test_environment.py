@@ -1,9 +1,6 @@
-"""The environments the course installs agree with pyproject.toml and each other:
-``uv.lock``, its export for pip ``requirements/lock.txt``, ``requirements/oldest.txt``
-and ``environment.yml`` (all written by ``make lock``), and the environment running
-these tests holds what it was set up with. How setup_env.py makes one:
-test_setup_env.py.
-"""
+"""The locks ``make lock`` writes (uv.lock, requirements/lock.txt and oldest.txt,
+environment.yml) agree with pyproject.toml and each other, and the environment
+running these tests holds what it was set up with (how: test_setup_env.py)."""
 
 import importlib.metadata
 import re
@@ -142,9 +139,7 @@ UV_MADE = {
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    not UV.exists(), reason="no uv here (the conda route, or POSENC_NO_UV=1)"
-)
+@pytest.mark.skipif(not UV.exists(), reason="no uv here (conda, or POSENC_NO_UV=1)")
 @pytest.mark.parametrize("path", list(UV_MADE))
 def test_make_lock_wrote_what_uv_makes_of_pyproject_now(path):
     arguments, text = UV_MADE[path]
@@ -173,11 +168,8 @@ def test_environment_yml_is_lock_txt_plus_the_hub_extra_for_pip():
     lock = (ROOT / setup_env.LOCK).read_text().splitlines()
     pins = [line for line in lock if line and line[0] not in " #"]
     hub = {_name(req) for req in _pyproject()["optional-dependencies"]["hub"]}
-    assert [item for item in items if _name(item) not in hub] == [
-        *pins,
-        "-e .",
-        "-e ./tools",
-    ]
+    expected = [*pins, "-e .", "-e ./tools"]
+    assert [item for item in items if _name(item) not in hub] == expected
     found = re.findall(r"^      - ([a-z0-9-]+)==([^ ;\n]+)", text, re.M)
     assert {(name, Version(version)) for name, version in found} == _uv_lock_versions()
     locked = {(name, version) for name, version, _ in _lock(setup_env.LOCK)}
@@ -185,9 +177,8 @@ def test_environment_yml_is_lock_txt_plus_the_hub_extra_for_pip():
 
 
 def test_one_python_for_ci_uv_and_the_hub_image():
-    """.python-version (CI's setup-python reads it: test_ci_workflow.py; uv honours
-    it) is pinned by environment.yml too: repo2docker reads no .python-version;
-    the locks start from the oldest Python requires-python allows."""
+    """.python-version (CI's, uv's) is environment.yml's too (repo2docker reads
+    no .python-version); the locks start from requires-python's oldest."""
     assert _pyproject()["requires-python"] == f">={setup_env.OLDEST_PYTHON}"
     assert PYTHONS[0] == setup_env.OLDEST_PYTHON
     assert re.fullmatch(r"3\.1[01]", PYTHON), "make test-oldest needs 3.10 or 3.11"

@@ -1,8 +1,6 @@
-"""One style per quantity (``posenc_lib.figures.style.STYLES``): every image of
-every figure function and of the lecture (re-drawn by ``tests/lecture_figures.py``)
-names its quantity (its label) and has that quantity's colour map and scale. No
-other module of ``posenc_lib.figures`` names a colour map.
-"""
+"""One style per quantity (``STYLES``): every image of every figure function and of
+the lecture names its quantity and has its colour map and scale, chosen in
+style.py only."""
 
 import re
 from pathlib import Path

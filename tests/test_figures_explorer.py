@@ -97,9 +97,8 @@ def test_the_lecture_explorers_numbers_follow_its_sliders():
     assert (app.pos, app.d_model, app.offset, app.pair) == (1, 4, 1, 1)
     app = ex.explorer()
     bundle, _ = app._repr_mimebundle_()  # displays as its widget
-    assert (
-        bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == app.model_id
-    )
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == app.model_id
     assert bundle["text/plain"] == "Explorer(pos=1, d_model=8, offset=2, pair=0)"
 
 

@@ -1,6 +1,5 @@
 """The numbers behind each figure of posenc_lib.figures.properties and .circles,
-and where they land (extents: row 0 at the top; labels; colour scales). Whether a
-stored PNG is still what its cell draws, nbval compares byte for byte."""
+and where they land (extents: row 0 at the top; labels; colour scales)."""
 
 import numpy as np
 import pytest

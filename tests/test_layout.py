@@ -94,10 +94,7 @@ def test_the_package_has_no_import_cycle():
 
 def test_import_posenc_lib_loads_the_maths_only():
     code = "import sys, json, posenc_lib; print(json.dumps(sorted(sys.modules)))"
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    loaded = json.loads(done.stdout)
+    loaded = json.loads(subprocess.check_output([sys.executable, "-c", code]))
     heavy = ("matplotlib", "ipywidgets", "anywidget", "posenc_lib.exercise")
     assert sorted(posenc_lib._HOME) == sorted(posenc_lib.__all__)  # each has a home
     assert [m for m in loaded if m.startswith(heavy + ("posenc_lib.figures",))] == []

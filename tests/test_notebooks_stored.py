@@ -1,11 +1,6 @@
-"""Guards on the committed notebooks that nbval does not give.
-
-nbval passes a notebook whose outputs were all cleared, never looks at PNGs and
-cannot see inside widgets. These tests read the stored ``.ipynb`` files: each was
-run and normalised by ``posenc_tools.run_notebooks`` (``make notebooks``), keeps
-the course's rules for tags and outputs, and its prose states only what its
-outputs show, in the colours the style table draws.
-"""
+"""Guards on the stored notebooks that nbval (blind to cleared outputs, PNGs and
+widgets) does not give: each was run by ``make notebooks``, keeps the rules for
+tags and outputs, and its prose states only what its outputs show."""
 
 import base64
 import functools
@@ -161,8 +156,8 @@ def test_outputs_show_no_address_numpy_2_repr_path_stderr_or_png_stamp(path):
 
 @notebook
 def test_tags_not_markers_and_only_widgets_and_timings_unchecked(path):
-    """Tool markers are cell tags; only a widget or a timing goes unchecked, and
-    a widget cell is followed by an ordinary cell checking the function behind it."""
+    """Only a widget or a timing goes unchecked; a widget cell is followed by an
+    ordinary cell checking the function behind it."""
     cells = _code_cells(_load(path))
     for position, (index, cell) in enumerate(cells):
         where, source = f"{_name(path)} cell {index}", _source(cell)
@@ -206,8 +201,7 @@ def test_chapters_link_to_previous_and_next(path):
 
 @notebook
 def test_links_open_a_file_that_make_lab_serves(path):
-    """A link to a notebook or to the library's source names a file in the
-    folder ``make lab`` serves (its ``--ServerApp.root_dir``)."""
+    """A link names a file in the folder ``make lab`` serves (its root_dir)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     (root,) = re.findall(r"--ServerApp\.root_dir=(\S+)", makefile)
     root = (ROOT / root).resolve()
@@ -282,11 +276,9 @@ def _unshown(cell, shown):
 
 @notebook
 def test_the_prose_states_only_numbers_the_outputs_show(path):
-    """Change 0.1411 to 0.1511 in the prose, or "six mistakes" to "seven", and
-    this fails: a prose number (with a decimal point, or of three digits or more;
-    it may round what an output prints) or count (three to twelve, in words) must
-    be shown by a stored output of its own section, or be listed in the markdown
-    cell's metadata ``posenc.given`` (a number the lesson or the card gives)."""
+    """A prose number (with a decimal point, or of three digits or more; it may
+    round what an output prints) or count (three to twelve, in words) is shown
+    by a stored output of its section, or listed in ``posenc.given``."""
     cells, missing = _load(path)["cells"], []
     for index, cell in enumerate(cells):
         if cell["cell_type"] == "markdown":
@@ -313,8 +305,7 @@ COLOUR_AT = re.compile(
 
 @notebook
 def test_the_colours_the_prose_names_are_the_style_tables(path):
-    """Change the encoding's colour map in posenc_lib/figures/style.py, and this
-    fails until COLOUR_WORDS names it and the prose and alt texts say its colours."""
+    """The prose and alt texts name the encoding map's colours (COLOUR_WORDS)."""
     claims = []
     for index, cell in enumerate(_load(path)["cells"]):
         texts = [_source(cell)] if cell["cell_type"] == "markdown" else []

@@ -1,9 +1,7 @@
-"""The recipes for grading a class on many machines (``docs/recipes/``): a Slurm
-array, a Kubernetes Indexed Job and a GitHub Actions matrix each run one ``posenc
-grade --shard I/N`` per task and one ``--merge``. With no cluster here, each
-recipe's commands run locally with its scheduler's variables: with a ``posenc``
-that records its arguments, then grading for real. The manifests are checked
-against Kubernetes' batch/v1 Job schema; the workflow by test_ci_workflow.py.
+"""The recipes for grading a class on many machines (``docs/recipes/``: Slurm,
+Kubernetes, a GitHub Actions matrix): each task's commands run here with its
+scheduler's variables, with a ``posenc`` that records its arguments, then for
+real. The manifests against Kubernetes' Job schema; the workflow: test_ci_workflow.
 """
 
 import csv
@@ -52,34 +50,25 @@ def slurm_tasks(array=None):
     return tasks + [(["bash", str(RECIPES / "merge.sbatch")], {})]
 
 
-def _container(manifest):
-    (container,) = manifest["spec"]["template"]["spec"]["containers"]
-    return container
-
-
-def _pod_command(container, data):
-    """The container's command, with the volume mounted at ``data``, not /data."""
-    arguments = container["command"] + container["args"]
-    return [argument.replace("/data", str(data)) for argument in arguments]
-
-
 def kubernetes_tasks(data):
-    """One pod per completion index (0 .. completions-1), then the merge Job's."""
-    job = _yaml(RECIPES / "grade-job.yaml")
-    container = _container(job)
-    env = {item["name"]: item["value"] for item in container["env"]}
-    tasks = [
-        (_pod_command(container, data), {**env, "JOB_COMPLETION_INDEX": str(index)})
-        for index in range(job["spec"]["completions"])
-    ]
-    merge = _container(_yaml(RECIPES / "merge-job.yaml"))
-    return tasks + [(_pod_command(merge, data), {})]
+    """One pod per completion index (0 .. completions-1), then the merge Job's;
+    the volume mounted at ``data``, not /data."""
+    pods = []
+    for name in ("grade-job.yaml", "merge-job.yaml"):
+        job = _yaml(RECIPES / name)
+        (container,) = job["spec"]["template"]["spec"]["containers"]
+        arguments = container["command"] + container["args"]
+        env = {item["name"]: item["value"] for item in container.get("env", [])}
+        pods.append(([a.replace("/data", str(data)) for a in arguments], env, job))
+    (grade, env, job), (merge, _, _) = pods
+    indices = range(job["spec"]["completions"])
+    tasks = [(grade, {**env, "JOB_COMPLETION_INDEX": str(i)}) for i in indices]
+    return tasks + [(merge, {})]
 
 
 def matrix_tasks():
-    """The grade job's step once per matrix entry, then the merge job's step; the
-    artifacts moved between them as upload- and download-artifact do (``parts/I``
-    uploaded as ``part-I``, downloaded into ``parts/part-I``)."""
+    """The grade job's step per matrix entry, the artifacts moved as upload- and
+    download-artifact do (``parts/I`` into ``parts/part-I``), the merge job's."""
     jobs = _yaml(RECIPES / "grade-matrix.yml")["jobs"]
     shards = jobs["grade"]["strategy"]["matrix"]["shard"]
     (grade,) = [s for s in jobs["grade"]["steps"] if "posenc grade" in s.get("run", "")]
@@ -104,14 +93,10 @@ def _run_tasks(recipe, folder, posenc_bin):
     (folder / ".venv").mkdir(exist_ok=True)
     if not (folder / ".venv" / "bin").exists():
         (folder / ".venv" / "bin").symlink_to(posenc_bin)
-    path = f"{posenc_bin}{os.pathsep}{os.environ['PATH']}"
+    base = {**os.environ, "PATH": f"{posenc_bin}{os.pathsep}{os.environ['PATH']}"}
     for command, env in tasks:
         done = subprocess.run(
-            command,
-            cwd=folder,
-            env={**os.environ, "PATH": path, **env},
-            capture_output=True,
-            text=True,
+            command, cwd=folder, env={**base, **env}, capture_output=True, text=True
         )
         assert done.returncode == 0, (command, env, done.stdout, done.stderr)
 
@@ -121,8 +106,7 @@ def _run_tasks(recipe, folder, posenc_bin):
 
 @pytest.fixture
 def recording_posenc(tmp_path):
-    """A folder holding a ``posenc`` that appends its arguments to ``calls``
-    and makes its ``--out`` folder."""
+    """A folder with a ``posenc`` that records its arguments and makes ``--out``."""
     folder = tmp_path / "fake-bin"
     folder.mkdir()
     posenc = folder / "posenc"
@@ -199,8 +183,8 @@ SCHEMA_DIR = "kubernetes_validate/kubernetes-json-schema/v1.37.0-local-strict/"
 
 @pytest.fixture(scope="module")
 def job_schema():
-    """A validator of batch/v1 Job (Kubernetes 1.37, strict), from the wheel of
-    kubernetes-validate on PyPI, fetched once into .site-cache/ and checked."""
+    """A validator of batch/v1 Job (Kubernetes 1.37, strict), from the checked
+    wheel of kubernetes-validate, fetched once into .site-cache/."""
     name, version = SCHEMAS.split("==")
     wheel = CACHE / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
     if not wheel.exists():

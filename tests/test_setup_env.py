@@ -1,7 +1,5 @@
-"""How scripts/setup_env.py makes an environment on any learner's machine: uv, or
-pip after a notice; an old Python refused before anything is created; a ``.venv``
-of another Python made again; Windows' ``Scripts\\``. The locks: test_environment.py.
-"""
+"""How scripts/setup_env.py makes an environment: uv, or pip after a notice; an old
+Python refused first; a ``.venv`` of another Python made again; Windows' venvs."""
 
 import ast
 import shutil
@@ -74,23 +72,19 @@ def test_oldest_installs_requirements_oldest_with_uv_pip(venv_with_uv):
 # --- an old Python, a stale .venv ---------------------------------------------
 
 
-def test_an_old_python_is_refused_with_one_sentence():
+@pytest.mark.parametrize("version", [TOO_OLD, (3, 10, 0), (3, 13, 1), (4, 0, 0)])
+def test_an_old_python_is_refused_with_one_sentence_a_supported_one_passes(version):
+    if version != TOO_OLD:
+        assert setup_env.check_python(version, "python3") is None
+        return
     with pytest.raises(SystemExit) as refused:
         setup_env.check_python(TOO_OLD, "/usr/bin/python3")
     assert str(refused.value) == _old_python_sentence("/usr/bin/python3")
 
 
-@pytest.mark.parametrize("version", [(3, 10, 0), (3, 13, 1), (4, 0, 0)])
-def test_a_supported_python_passes(version):
-    assert setup_env.check_python(version, "python3") is None
-
-
 @pytest.fixture
 def old_python(tmp_path):
-    """A fake Python 3.9: this Python, told by a sitecustomize that it is 3.9.18.
-
-    (Still this Python underneath: only the refusal can be tried with it.)
-    """
+    """This Python, told by a sitecustomize that it is 3.9.18 (for the refusal)."""
     fake = tmp_path / "fake"
     fake.mkdir()
     python = fake / "python3.9"
@@ -106,9 +100,8 @@ def old_python(tmp_path):
 def test_make_refuses_an_old_python_before_creating_the_venv(old_python, tmp_path):
     venv = tmp_path / "venv"
     make = ["make", "-C", str(ROOT), f"{venv}/.installed", f"VENV={venv}"]
-    refused = subprocess.run(
-        [*make, f"PYTHON={old_python}"], capture_output=True, text=True
-    )
+    make.append(f"PYTHON={old_python}")
+    refused = subprocess.run(make, capture_output=True, text=True)
     assert refused.returncode != 0
     assert _old_python_sentence(old_python) + "\n" in refused.stderr
     assert "Traceback" not in refused.stderr
@@ -128,9 +121,7 @@ def _fake_venv(venv, version, layout="bin", python="python"):
 def runs(monkeypatch):
     """The commands setup_env would run, recorded instead of run."""
     commands = []
-    monkeypatch.setattr(
-        setup_env, "run", lambda *command, **_: commands.append(command)
-    )
+    monkeypatch.setattr(setup_env, "run", lambda *args, **_: commands.append(args))
     return commands
 
 
@@ -193,8 +184,7 @@ def test_the_script_parses_on_the_pythons_it_refuses():
 
 @pytest.fixture
 def no_bwrap_path(tmp_path):
-    """A PATH without bwrap, where ``id -u`` says 1001 and ``sudo`` and ``apt-get``
-    only write what they were asked into ``calls``."""
+    """A PATH without bwrap; ``id -u`` says 1001, ``sudo``, ``apt-get`` log to calls."""
     bin_ = tmp_path / "bin"
     bin_.mkdir()
     for tool in ("env", "uname", "bash"):
@@ -215,8 +205,7 @@ def no_bwrap_path(tmp_path):
 def test_bubblewrap_comes_through_sudo_or_the_user_is_told_what_to_run(
     no_bwrap_path, sudo_ok
 ):
-    """scripts/install_browser.sh (make test's browser-deps): passwordless sudo
-    installs bubblewrap; a sudo that asks a password gets the command to run."""
+    """A passwordless sudo installs bubblewrap; one that asks gets the command."""
     script = ROOT / "scripts" / "install_browser.sh"
     env = {"PATH": str(no_bwrap_path), "SUDO_OK": "1" if sudo_ok else "0"}
     done = subprocess.run(

@@ -46,8 +46,7 @@ def _build(source, out):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """``(dist folder, build output)``: both packages built from a fresh copy of
-    the committed sources, as a user's ``pip install`` or ``uv build`` would."""
+    """``(dist folder, build output)``: both packages, from the committed sources."""
     source, out = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("dist")
     _copy_committed(source, "pyproject.toml", "README.md", "LICENSE", "posenc_lib")
     _copy_committed(source, "tools")
@@ -103,12 +102,9 @@ def test_the_wheel_holds_every_module_of_the_library(wheel):
 
 def _install(python, requirement):
     lock = str(ROOT / "requirements" / "lock.txt")  # the locked numpy, matplotlib, ...
-    if UV.exists():
-        _run(
-            str(UV), "pip", "install", "--python", str(python), requirement, "-c", lock
-        )
-    else:
-        _run(str(python), "-m", "pip", "install", requirement, "-c", lock)
+    uv = [str(UV), "pip", "install", "--python", str(python)]
+    pip = uv if UV.exists() else [str(python), "-m", "pip", "install"]
+    _run(*pip, requirement, "-c", lock)
 
 
 def test_the_wheel_installs_and_imports_in_a_fresh_environment(wheel, tmp_path):

@@ -1,13 +1,8 @@
-"""Fixtures for the browser tests: JupyterLab or Voila, headless Chromium, the site.
-
-Each server runs on a free loopback port with a random token, from a copy of
-``notebooks/`` in a temporary directory (so nothing is saved over the committed
-notebooks), with its own settings directories, and is stopped with its kernels
-also when a test fails. The browser is Debian's Chromium under Playwright, which
-never downloads one; without it the tests skip saying what to install, or fail
-if ``POSENC_REQUIRE_BROWSER=1`` (CI). The web edition and the slides are built
-once per session (``site``, ``slides``; under xdist their tests' files run in one
-worker: ``STATIC_SITE`` in the root conftest.py).
+"""Fixtures for the browser tests: JupyterLab or Voila on a free loopback port with
+a token, serving a copy of ``notebooks/`` and stopped with its kernels; Debian's
+Chromium under Playwright (missing: skipped, or failed if POSENC_REQUIRE_BROWSER=1);
+the site and the slides, built once per session (one xdist worker: ``STATIC_SITE``
+in the root conftest.py).
 """
 
 import json
@@ -30,8 +25,7 @@ from posenc_tools import build_pdf
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(build_pdf.CHROMIUM)
 CHROMIUM_ARGS = build_pdf.CHROMIUM_ARGS  # one list of flags for every headless page
-# JupyterLab settings for a quiet, predictable page: no news toast covering the
-# outputs, no autosave, every cell rendered (no windowing), no kernel dialogs.
+# a quiet JupyterLab: no news toast, no autosave, every cell rendered, no dialogs
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification":
         {"fetchNews": "false", "checkForUpdates": False},
@@ -116,16 +110,14 @@ class Server:
     def kernels(self):
         """Process ids of the kernels this server runs now (its child processes)."""
         children = []
-        for status in Path("/proc").glob("[0-9]*/status"):
-            try:
-                lines = status.read_text().splitlines()
-                fields = dict(line.split(":\t", 1) for line in lines)
-                cmdline = (status.parent / "cmdline").read_bytes()
-            except (OSError, ValueError):
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:  # "pid (name) state ppid ...": the name may hold spaces
+                parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+                cmdline = (stat.parent / "cmdline").read_bytes()
+            except OSError:
                 continue  # the process ended while we looked
-            parent = int(fields.get("PPid", "0").strip())
             if parent == self.process.pid and b"ipykernel" in cmdline:
-                children.append(int(status.parent.name))
+                children.append(int(stat.parent.name))
         return children
 
     def url(self, path):
@@ -134,8 +126,8 @@ class Server:
 
 
 def _run_server(command, root, status_path):
-    """Start ``command`` (its own process group, kernels included), wait until it
-    answers (failing with its log), yield it, stop it and its kernels."""
+    """Start ``command`` in its own process group; yield it once it answers (fail
+    with its log if it does not); stop it and its kernels."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))  # a port nothing listens on right now
         token, port = secrets.token_hex(16), sock.getsockname()[1]
@@ -152,12 +144,8 @@ def _run_server(command, root, status_path):
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while not _answers(url, port):
             if process.poll() is not None or time.monotonic() > deadline:
-                ended = process.poll() is not None
-                why = (
-                    "exited early"
-                    if ended
-                    else f"not up after {SERVER_START_TIMEOUT} s"
-                )
+                why = f"not up after {SERVER_START_TIMEOUT} s"
+                why = "exited early" if process.poll() is not None else why
                 tail = "\n".join(log.read_text(errors="replace").splitlines()[-40:])
                 pytest.fail(f"server {why}:\n{tail}", pytrace=False)
             time.sleep(0.2)  # polling interval, not a wait for a state
@@ -261,8 +249,7 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture(scope="session")
 def latency_report(tmp_path_factory, pytestconfig):
-    """``latency_report(line)``: printed now, in the summary (the root conftest's
-    ``posenc_summary``, from every xdist worker) and to a file."""
+    """``latency_report(line)``: printed, in the run's summary and to a file."""
     path = tmp_path_factory.getbasetemp() / "browser-latency.txt"
 
     def report(line):
@@ -279,8 +266,7 @@ Site = namedtuple("Site", "root pages")
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The web edition (``make site``), built once (MathJax's npm tarball is
-    fetched first, once per checkout)."""
+    """The web edition (``make site``), built once."""
     from posenc_tools import build_site
 
     out = tmp_path_factory.mktemp("site") / "site"
@@ -290,8 +276,7 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def slides(tmp_path_factory, site):
-    """The lecture's slides (``make slides``), built once beside a copy of the
-    session's site: the page's path."""
+    """The path of the lecture's slides (``make slides``), built once by the site."""
     from posenc_tools import build_slides
 
     out = tmp_path_factory.mktemp("slides") / "slides"

@@ -1,14 +1,14 @@
 """What a person does in JupyterLab, Voila or a static page, as Playwright steps.
 
-The explorers (posenc_lib/figures/static/explorer.js) are the same in every host:
-range sliders ``input[data-name=NAME]`` named by the glossary, and the root's
-``data-shown``, written after each draw (``pos,d_model,offset,pair`` for the
-lecture, ``pos,d_model`` for chapter 02, ``offset`` for chapter 03).
+The explorers (explorer.js) are the same in every host: sliders
+``input[data-name=NAME]``, and the root's ``data-shown``, their values as drawn
+(``pos,d_model,offset,pair``; chapter 02: ``pos,d_model``; chapter 03: ``offset``).
 """
 
 import re
 import statistics
 from pathlib import Path
+from urllib.parse import urlparse
 
 import nbformat
 import numpy as np
@@ -23,6 +23,7 @@ ERROR_TEXT = re.compile(
     r"Traceback|\b\w*(Error|Exception)\b|Error displaying widget|Error rendering"
 )
 APP = ".posenc-lecture"  # the lecture explorer's root
+LOOPBACK = {"127.0.0.1", "localhost"}
 GLOSSARY = [["pos", "pos"], ["d_model", "d_model"], ["offset", "Δ"], ["pair", "pair"]]
 #: The screens the lecture must fit: a projector, a laptop, a full-HD screen.
 SIZES = [
@@ -100,6 +101,39 @@ def error_outputs(page, root=".jp-Notebook .jp-CodeCell", allowed=()):
     ]
 
 
+def watch(page):
+    """Cut every request off this machine; ``{"outside": their URLs, "failed":
+    requests that failed, "errors": the console's and the page's errors}``."""
+    seen = {"outside": [], "errors": [], "failed": []}
+
+    def route(route):
+        url = urlparse(route.request.url)
+        if url.scheme in ("file", "data", "blob") or url.hostname in LOOPBACK:
+            route.continue_()
+        else:
+            seen["outside"].append(route.request.url)
+            route.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
+    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
+    page.on("requestfailed", lambda r: seen["failed"].append(r.url))
+    return seen
+
+
+def settled_state(page):
+    """Once reveal.js's transition has finished, the state's key (the slide's
+    hash and how many fragments are shown)."""
+    # the controls' arrows bounce forever: a CSS animation, not a transition
+    page.wait_for_function(
+        "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
+    )
+    return page.evaluate(
+        "() => location.hash + ' ' + document.querySelectorAll("
+        "'.reveal .fragment.visible').length"
+    )
+
+
 def summary(name, latencies):
     """``name: n steps, median ..., p95 ...`` for latencies in ms."""
     ordered = sorted(latencies)
@@ -136,10 +170,8 @@ _FITS_JS = """
 
 
 def assert_fits(page, root, *, within=None, name=""):
-    """Every box under ``root`` lies inside the window (or ``within``); no h-scroll.
-
-    Waits for the page to lay out at its size first (two animation frames).
-    """
+    """Once laid out, every box under ``root`` lies inside the window (or
+    ``within``); no horizontal scroll."""
     page.evaluate(
         "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
     )
@@ -192,9 +224,8 @@ def key_step(page, root, name, key, expected):
 
 
 def seen(page, root):
-    """What the widget shows: ``strings``, every visible string (slider readouts
-    included); ``sliders``, their names and accessible names; ``pictures``, their
-    roles and text alternatives; ``rows``, the pair table (no gap row)."""
+    """``strings`` (every visible one), ``sliders`` (name, label), ``pictures``
+    (role, text alternative), ``rows`` (the pair table, no gap row) shown."""
     found = page.evaluate(
         """(root) => {
           const el = document.querySelector(root);
@@ -257,8 +288,8 @@ def smallest_text(page, selector):
 
 
 def assert_sliders_and_numbers_on_screen(page, root, *, within=None, name=""):
-    """With the widget scrolled to the top of its panel, its sliders, numbers and
-    pictures all lie inside the visible area (no scroll needed, nothing clipped)."""
+    """Scrolled to the top of its panel, the widget's sliders, numbers and
+    pictures all lie inside the visible area."""
     page.evaluate("(r) => document.querySelector(r).scrollIntoView()", root)
     result = page.evaluate(
         """([root, within]) => {
@@ -306,8 +337,7 @@ def _label_starts(page, root, text):  # the first picture's text alternative
 
 
 def drive_explorer(page, root, report, host):
-    """Step every slider of the lecture explorer by keyboard; check the numbers;
-    report the latencies."""
+    """Step every slider of the lecture explorer by keyboard; check the numbers."""
     pos, d_model, offset, pair = map(int, shown(page, root).split(","))
     now = seen(page, root)
     assert now["sliders"] == GLOSSARY
@@ -342,8 +372,7 @@ def drive_explorer(page, root, report, host):
 
 
 def at_each_d_model_extreme(page, root):
-    """Set ``d_model`` to 2, then 64 (``pos`` 1: the longest table strings);
-    yield each."""
+    """Set ``d_model`` to 2, then 64, at ``pos`` 1 (the longest strings)."""
     pos, d_model, offset, pair = map(int, shown(page, root).split(","))
     for key, d_model in (("Home", 2), ("End", 64)):
         pair = min(pair, d_model // 2 - 1)
@@ -355,29 +384,20 @@ def at_each_d_model_extreme(page, root):
         yield d_model
 
 
-def _arrow_steps(page, root, name, shown_after):
-    """ArrowRight on slider ``name`` once per entry of ``shown_after`` (what the
-    widget shows after that step); the time each step took to be drawn."""
-    return [key_step(page, root, name, "ArrowRight", text) for text in shown_after]
-
-
 def drive_position_explorer(page, root, report, host):
     """Step ``pos`` and ``d_model`` of chapter 02's sliders by keyboard; the
     table is posenc_lib's and the pictures stay in place."""
     pos, d_model = map(int, shown(page, root).split(","))
     assert seen(page, root)["sliders"] == GLOSSARY[:2]
-    times = _arrow_steps(
-        page, root, "pos", [f"{pos + s},{d_model}" for s in range(1, 21)]
-    )
-    pos += 20
-    report(summary(f"{host} chapter 02, pos key steps", times))
-    assert seen(page, root)["rows"] == expected_rows(pos, d_model)
-    top = page.locator(f"{root} .posenc-pictures").bounding_box()["y"]
-    shown_after = [f"{pos},{d_model + 2 * step}" for step in range(1, 21)]
-    times = _arrow_steps(page, root, "d_model", shown_after)
-    d_model += 40
-    report(summary(f"{host} chapter 02, d_model key steps", times))
-    assert seen(page, root)["rows"] == expected_rows(pos, d_model)
+    for name, pos_step, d_model_step in (("pos", 1, 0), ("d_model", 0, 2)):
+        times = []
+        for _ in range(20):
+            pos, d_model = pos + pos_step, d_model + d_model_step
+            times.append(key_step(page, root, name, "ArrowRight", f"{pos},{d_model}"))
+        report(summary(f"{host} chapter 02, {name} key steps", times))
+        assert seen(page, root)["rows"] == expected_rows(pos, d_model)
+        if name == "pos":
+            top = page.locator(f"{root} .posenc-pictures").bounding_box()["y"]
     key_step(page, root, "d_model", "End", f"{pos},64")  # the widest table
     assert page.locator(f"{root} .posenc-pictures").bounding_box()["y"] == top
     _label_starts(page, root, f"PE[{pos}] for d_model = 64: ")

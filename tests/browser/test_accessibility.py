@@ -1,10 +1,6 @@
-"""axe-core on every page of the site and every state of the slides: no violation
-of any impact (critical, serious, moderate or minor; issue 40, item 5), and every
+"""axe-core (npm's, checked, cached) on every page of the site and every state of
+the slides, offline: no violation of any impact (issue 40, item 5), and every
 figure's ``alt`` is the text its notebook stored, never nbconvert's placeholder.
-
-axe-core comes from the npm registry (``npm pack``, checked against its registry
-integrity) into ``.site-cache/`` by the site's own fetcher, and is injected into
-the page under test, opened from disk with every outside request refused.
 """
 
 import tarfile
@@ -12,8 +8,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from pages import settled_state, watch
 from posenc_tools.build_site import npm_tarball
-from test_slides import offline_only, offline_slides, settled_state
+from test_slides import offline_slides
 
 pytestmark = pytest.mark.browser
 PLACEHOLDER = "No description has been provided for this image"
@@ -34,8 +31,8 @@ def axe_js():
 
 
 def run_axe(page, source):
-    """axe's violations on ``page`` (its default rules: WCAG 2 A/AA and best
-    practices), one line each, and ``{impact: number of failing nodes}``."""
+    """axe's violations on ``page`` (WCAG 2 A/AA, best practices), one line
+    each, and ``{impact: number of failing nodes}``."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=source)
     violations = page.evaluate(
@@ -56,13 +53,6 @@ def run_axe(page, source):
     return lines, counts
 
 
-def _stored_pngs(source):
-    """How many figures (``image/png`` outputs) the notebook ``source`` stores."""
-    cells = nbformat.read(NOTEBOOKS / source, as_version=4).cells
-    outputs = [o for c in cells if c.cell_type == "code" for o in c.outputs]
-    return sum("image/png" in output.get("data", {}) for output in outputs)
-
-
 def _images_alt(page):
     return page.evaluate(
         "() => [...document.querySelectorAll('img')].map(i => i.getAttribute('alt'))"
@@ -71,7 +61,7 @@ def _images_alt(page):
 
 def test_every_site_page_passes_axe(page, site, axe_js, latency_report):
     out, pages = site
-    page.route("**/*", offline_only)
+    watch(page)
     total, images = dict.fromkeys(IMPACTS, 0), 0
     entries = [(p.href, p.source) for p in pages] + [("index.html", pages[0].source)]
     for href, source in entries:
@@ -82,7 +72,10 @@ def test_every_site_page_passes_axe(page, site, axe_js, latency_report):
         total = {impact: total[impact] + counts[impact] for impact in IMPACTS}
         alts = _images_alt(page)
         assert all(alt and PLACEHOLDER not in alt for alt in alts), href
-        assert len(alts) == _stored_pngs(source), f"{href} shows its figures"
+        cells = nbformat.read(NOTEBOOKS / source, as_version=4).cells
+        outputs = [o for c in cells if c.cell_type == "code" for o in c.outputs]
+        stored = sum("image/png" in output.get("data", {}) for output in outputs)
+        assert len(alts) == stored, f"{href} shows its figures"
         images += len(alts)
     latency_report(f"axe on {len(entries)} site pages: {total}; {images} images alt")
 

@@ -1,10 +1,6 @@
-"""The explorers' module (explorer.js) computes the numbers Python computes.
-
-Chromium runs the module's own functions for every ``d_model`` the lecture's
-slider reaches and every row its heatmap draws: ``PE`` must be
-``sinusoidal_positions`` within ``DRAWN_TOLERANCE``, and every string the page
-prints (table rows, dot product, circle titles) the one Python prints.
-"""
+"""explorer.js, run by Chromium for every ``d_model`` and row the lecture's sliders
+reach: its ``PE`` is ``sinusoidal_positions`` within ``DRAWN_TOLERANCE``, and
+every string it prints (table rows, dot product, circle titles) Python's."""
 
 import math
 

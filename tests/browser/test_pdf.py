@@ -1,8 +1,6 @@
-"""posenc_tools.build_pdf (make pdf): the learner's and the lecturer's handouts,
-printed offline from the session's site by headless Chromium: their notebooks, a
-title, the language, tags and bookmarks; nothing wider than the A4 text (the
-script measures it); explorers at nearly full width; folded answers printed open.
-"""
+"""``make pdf``'s handouts, from the session's site: their notebooks, a title, the
+language, tags and bookmarks; nothing wider than the A4 text; explorers at nearly
+full width; folded answers printed open."""
 
 import re
 import subprocess
@@ -91,8 +89,7 @@ def test_a_title_the_language_tags_and_bookmarks_per_chapter_and_section(printed
 
 
 def test_nothing_is_wider_than_the_text_and_explorers_print_full_width(printed):
-    # the script measures every code block, display formula, table and figure
-    # under print media and exits 1 if one is wider than the text
+    # the script measures each code block, formula, table and figure, exits 1 if wide
     done, handouts = printed
     assert done.returncode == 0, done.stderr
     assert "wider than the page" not in done.stderr, done.stderr

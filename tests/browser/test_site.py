@@ -1,10 +1,6 @@
-"""The offline web edition (`make site`), built once and read in headless Chromium.
-
-Every page is opened from the file system (as a learner opens ``site/index.html``)
-and a few from a static web server on 127.0.0.1, with every request off this
-machine blocked and counted: no page may need one. The static sliders are moved
-with the keyboard, as in JupyterLab, and what they show is compared with posenc_lib.
-"""
+"""The web edition (`make site`) in Chromium, every page from the file system and
+a few from a loopback web server, with every request off this machine blocked:
+no page may need one. The static sliders are driven by keyboard."""
 
 import functools
 import re
@@ -22,6 +18,7 @@ from pages import (
     drive_explorer,
     drive_pair_circle,
     drive_position_explorer,
+    watch,
     widget_root,
 )
 from posenc_tools import build_site
@@ -29,7 +26,6 @@ from posenc_tools import build_site
 REPO = Path(__file__).resolve().parents[2]
 
 MAX_BYTES = 15_000_000  # the issue: the whole site weighs less than 15 MB
-LOOPBACK = {"127.0.0.1", "localhost"}
 WIDGET_REPRS = ("PositionExplorer(", "PairCircleExplorer(", "VBox(children")
 RAW_MATH = re.compile(r"\$[^$\n]+\$")
 
@@ -58,8 +54,8 @@ def _html_pages(root):
 
 @pytest.mark.slow  # builds the site
 def test_site_has_every_notebook_weighs_little_and_needs_no_cdn(site, latency_report):
-    """A page per notebook (and index.html), under 15 MB in all; no widget repr,
-    test marker, script or style sheet from a CDN, or link to a notebook left."""
+    """A page per notebook, under 15 MB in all; no widget repr, test marker, CDN
+    or link to a notebook left."""
     root, pages = site
     size = build_site.site_size(root)
     latency_report(f"make site: {len(pages)} pages, {size / 1e6:.1f} MB")
@@ -82,25 +78,6 @@ def test_site_has_every_notebook_weighs_little_and_needs_no_cdn(site, latency_re
 
 
 # ---------------------------------------------------------------- in a browser
-
-
-def _watch(page):
-    """Block and record every request off this machine; record errors."""
-    seen = {"outside": [], "errors": [], "failed": []}
-
-    def route(route):
-        url = urlparse(route.request.url)
-        if url.scheme in ("file", "data", "blob") or url.hostname in LOOPBACK:
-            route.continue_()
-        else:
-            seen["outside"].append(route.request.url)
-            route.abort()
-
-    page.context.route("**/*", route)
-    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
-    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
-    page.on("requestfailed", lambda r: seen["failed"].append(r.url))
-    return seen
 
 
 _MATH_DONE_JS = """
@@ -149,7 +126,7 @@ def _has_math(root, name):
 @pytest.mark.browser
 def test_every_page_from_the_file_system_offline(site, page):
     root = site[0]
-    seen = _watch(page)
+    seen = watch(page)
     broken = []
     for name in _html_pages(root):
         links = _check_page(page, (root / name).as_uri(), _has_math(root, name))
@@ -160,54 +137,41 @@ def test_every_page_from_the_file_system_offline(site, page):
             if not Path(unquote(urlparse(link).path)).is_file()  # no #anchor
         ]
     assert broken == []
-    assert seen["outside"] == [], "the site must need nothing from the internet"
-    assert seen["errors"] == []
-    assert seen["failed"] == []
+    assert seen == {"outside": [], "errors": [], "failed": []}, "all here, no error"
 
 
 @pytest.mark.browser
 def test_pages_from_a_static_web_server_offline(site, http_site, page):
-    seen = _watch(page)
+    seen = watch(page)
     for name in ("index.html", "02_sinusoidal_encoding.html", "explorer.html"):
         links = _check_page(page, http_site + name, _has_math(site[0], name))
         for link in {link.split("#")[0] for link in links}:
             if link.startswith(http_site):
                 assert page.request.get(link).status == 200, f"{name} -> {link}"
-    assert seen["outside"] == [] and seen["errors"] == [] and seen["failed"] == []
-
-
-def _open_widget(page, site, name, selector):
-    page.goto((site[0] / name).as_uri())
-    page.locator(".posenc-static.posenc-ready").first.wait_for()
-    return widget_root(page, selector)
-
-
-@pytest.mark.browser
-def test_static_explorer_follows_the_keyboard(site, page, tmp_path, latency_report):
-    seen = _watch(page)
-    root = _open_widget(page, site, "explorer.html", ".posenc-lecture")
-    drive_explorer(page, root, latency_report, "site")
-    for size in SIZES:
-        page.set_viewport_size(size)
-        assert_fits(page, root, name=f"site {size}")
-        assert_sliders_and_numbers_on_screen(page, root, name=f"site {size}")
-        page.screenshot(path=str(tmp_path / f"site-explorer-{size['width']}.png"))
-    print(f"screenshots: {tmp_path}")
-    assert seen["outside"] == [] and seen["errors"] == []
+    assert seen == {"outside": [], "errors": [], "failed": []}
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize(
     ("name", "selector", "drive"),
     [
+        ("explorer.html", ".posenc-lecture", drive_explorer),
         ("02_sinusoidal_encoding.html", ".posenc-position", drive_position_explorer),
         ("04_why_sines.html", ".posenc-pair-circle", drive_pair_circle),
     ],
-    ids=["02-position", "04-pair-circle"],
+    ids=["explorer", "02-position", "04-pair-circle"],
 )
-def test_static_sliders_of_the_chapters(
-    site, page, latency_report, name, selector, drive
+def test_static_sliders_follow_the_keyboard(
+    site, page, tmp_path, latency_report, name, selector, drive
 ):
-    seen = _watch(page)
-    drive(page, _open_widget(page, site, name, selector), latency_report, "site")
+    seen = watch(page)
+    page.goto((site[0] / name).as_uri())
+    page.locator(".posenc-static.posenc-ready").first.wait_for()
+    root = widget_root(page, selector)
+    drive(page, root, latency_report, "site")
+    for size in SIZES if drive is drive_explorer else ():
+        page.set_viewport_size(size)
+        assert_fits(page, root, name=f"site {size}")
+        assert_sliders_and_numbers_on_screen(page, root, name=f"site {size}")
+        page.screenshot(path=str(tmp_path / f"site-explorer-{size['width']}.png"))
     assert seen["outside"] == [] and seen["errors"] == []

@@ -1,14 +1,8 @@
-"""The lecture's slides (`make slides`) in a browser with every outside request cut.
-
-Built once (tests/browser/conftest.py), opened from disk at 1920 x 1080 and at
-1024 x 768 (a 4:3 projector); the right arrow is pressed until nothing changes,
-and every state (each slide, each fragment) is checked: no text under 16 px on
-the screen (the figures' text too, measured by re-drawing the lecture), nothing
-cut off or out of its frame, no lone paragraph on an empty canvas, math typeset,
-figures loaded and wide enough, and a "Predict" prompt's answer shown one key
-press later. Over the whole run: no request leaves the machine, no file is
-missing, no console error, every link opens a file beside the slides. A slider
-hands the keys back to the slides on Escape or on a click beside it.
+"""The lecture's slides (`make slides`), offline, at 1920 x 1080 and 1024 x 768 (a
+4:3 projector): every state the right arrow reaches has no text under 16 px (the
+figures' too), nothing out of its frame, no lone paragraph, math typeset, figures
+wide enough, a "Predict" prompt's answer one key press later; no request leaves
+the machine, every link opens a file beside them; a slider hands the keys back.
 """
 
 import contextlib
@@ -18,34 +12,29 @@ from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
+from pages import settled_state, watch
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 MIN_SCREEN_PX = 16  # the smallest text on the screen, in every state
-#: the share of the slide's width a figure spans, at least: its own size (the
-#: figures are drawn for the 4:3 canvas) is over 80% there, over 60% on 16:9
+#: the least share of the slide's width a figure spans (drawn for 4:3: over 80%)
 MIN_FIGURE_WIDTH = {"posenc-4x3": 0.75, "posenc-16x9": 0.6}
 VIEWPORTS = [(1920, 1080), (1024, 768)]
-#: a state showing one cell alone fills at least this share of the canvas's
-#: height (a lone paragraph fills 9 to 17%; a step's heading with its
-#: explanation, or the summary, more)
+#: a state of one cell fills at least this share of the canvas's height (a lone
+#: paragraph fills 9 to 17%)
 MIN_FILL = 0.3
 #: the canvas the slides must choose for each window: (layout class, width, height)
 CANVAS = {
     (1920, 1080): ("posenc-16x9", 1366, 768),
     (1024, 768): ("posenc-4x3", 1024, 768),
 }
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-# The state on the screen: the markdown and figures shown, the predict prompts;
-# every visible text of the slide (and the slide number) at its size on the
-# screen (its font size times the scale between layout and screen: reveal.js
-# scales its canvas to the window, SVG text also by its viewBox), and whether it
-# lies inside the window (hidden: later fragments, speaker notes, MathJax's
-# assistive MathML, clipped to 1 px); how much of the canvas's height the state
-# fills, how many cells it shows, and every element shown that is not inside its
-# frame (an element inside a cell against the cell's box, a cell the canvas's).
+# The state on the screen: markdown, figures and predict prompts shown; each
+# visible text at its size on the screen (font size times reveal.js's and SVG's
+# scale) and whether it lies inside the window; the share of the canvas's height
+# filled, the cells shown, and every element out of its frame (its cell's box,
+# or the canvas's).
 _STATE_JS = """
 () => {
   const slide = document.querySelector('.reveal .slides > section.present');
@@ -145,36 +134,32 @@ _STATE_JS = """
 
 
 def _lecture_pngs():
-    """``({png: (smallest_px, largest_px)}, {png standing for a widget})``: the
-    text sizes of the lecture's figures, and the still images of its widgets
-    (none today: the explorer is embedded live); PNGs as base64."""
+    """``{png as base64: (smallest_px, largest_px)}`` of the lecture's figures
+    (its widgets are embedded live: no still PNG)."""
     path = ROOT / "tests" / "lecture_figures.py"
     spec = importlib.util.spec_from_file_location("lecture_figures", path)
     figures = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(figures)
     lecture = nbformat.read(figures.LECTURE, as_version=4)
-    data = [
-        output["data"]
+    pngs = [
+        output["data"]["image/png"].strip()
         for cell in lecture.cells
         if cell.cell_type == "code"
         for output in cell.outputs
         if "image/png" in output.get("data", {})
     ]
     sizes = figures.figure_text_sizes()
-    assert len(sizes) == len(data)
-    stills = {d["image/png"].strip() for d in data if WIDGET_MIME in d}
-    pngs = [d["image/png"].strip() for d in data]
-    return {png: size[:2] for png, size in zip(pngs, sizes, strict=True)}, stills
+    return {png: size[:2] for png, size in zip(pngs, sizes, strict=True)}
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
 def test_slides_offline_every_slide(
     browser, slides, viewport, tmp_path, latency_report
 ):
-    sizes, stills = _lecture_pngs()
+    sizes = _lecture_pngs()
     width, height = viewport
     with offline_slides(browser, slides, width, height) as (page, watched):
-        run = _step_through(page, tmp_path, sizes, stills)
+        run = _step_through(page, tmp_path, sizes)
         hrefs = page.evaluate(
             "() => [...document.querySelectorAll('.reveal a[href]')].map(a => a.href)"
         )
@@ -192,7 +177,7 @@ def test_slides_offline_every_slide(
         f"{run['states']} states, "
         f"{run['prompts']} predict prompts revealed one key press later; "
         f"figures {min(run['widths']):.0%} to {max(run['widths']):.0%} of the "
-        f"slide's width (widget stills: {[f'{w:.0%}' for w in set(run['stills'])]}); "
+        f"slide's width; "
         f"figure text {min(run['screen_px']):.1f} to "
         f"{max(run['screen_px']):.1f} px; smallest text {smallest[0]:.1f} px "
         f"(slide {smallest[1]}: {smallest[2]!r}); the least filled state "
@@ -206,35 +191,13 @@ def test_slides_offline_every_slide(
     print(f"screenshots: {tmp_path}")
 
 
-def offline_only(route, outside=None):
-    """A Playwright route handler: files go through, the internet is cut (and
-    its URLs appended to ``outside``)."""
-    if urlparse(route.request.url).scheme in ("file", "data", "blob"):
-        route.continue_()
-    else:
-        if outside is not None:
-            outside.append(route.request.url)
-        route.abort()
-
-
 @contextlib.contextmanager
 def offline_slides(browser, slides, width, height):
-    """``(page, watched)``: a page of its own showing the slides from disk,
-    offline, at this size; ``watched`` lists the requests cut (``outside``), the
-    files missing (``failed``) and the console's errors."""
+    """``(page, watched)``: the slides from disk at this size, ``watch``ed."""
     context = browser.new_context(viewport={"width": width, "height": height})
-    watched = {"outside": [], "failed": [], "errors": []}
     try:
         page = context.new_page()
-        page.on("requestfailed", lambda request: watched["failed"].append(request.url))
-        page.on("pageerror", lambda error: watched["errors"].append(str(error)))
-        page.on(
-            "console",
-            lambda message: (
-                message.type == "error" and watched["errors"].append(message.text)
-            ),
-        )
-        page.route("**/*", lambda route: offline_only(route, watched["outside"]))
+        watched = watch(page)
         page.goto(slides.as_uri())
         page.locator(".reveal.ready").wait_for()
         yield page, watched
@@ -253,26 +216,11 @@ def _check_links(hrefs, slides):
         assert target.is_relative_to(slides.parent), href
 
 
-def settled_state(page):
-    """Once the slide or fragment transition has finished, the state's key
-    (the slide's hash and how many fragments are shown)."""
-    # getAnimations() lists running CSS transitions, and computes styles, so it
-    # sees one just begun; the controls' arrows bounce forever, a CSS animation,
-    # not a transition
-    page.wait_for_function(
-        "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
-    )
-    return page.evaluate(
-        "() => location.hash + ' ' + document.querySelectorAll("
-        "'.reveal .fragment.visible').length"
-    )
-
-
-def _step_through(page, tmp_path, sizes, stills):
+def _step_through(page, tmp_path, sizes):
     """Press the right arrow to the end; check each state; return what was seen."""
     page.evaluate("() => MathJax.Hub.Queue(() => { window.__typeset = true; })")
     page.wait_for_function("() => window.__typeset === true")
-    run = {"seen": [], "screen_px": [], "widths": [], "stills": [], "states": 0}
+    run = {"seen": [], "screen_px": [], "widths": [], "states": 0}
     run["canvases"] = set()
     run["smallest"] = []  # (px, slide number, text) of each state's smallest text
     run["prompts"] = 0
@@ -301,7 +249,7 @@ def _step_through(page, tmp_path, sizes, stills):
             assert image["complete"] and image["natural"] > 0, image["src"][:80]
             assert image["inside"], f"slide {number}: a figure is cut off"
             png = image["src"].split(",", 1)[1].strip()
-            run["stills" if png in stills else "widths"].append(image["of_slide"])
+            run["widths"].append(image["of_slide"])
             if png in shown_images:
                 continue
             shown_images.add(png)
@@ -336,8 +284,7 @@ def _check_prompts(number, state, before):
 
 
 def _explorer_slide(page):
-    """Go to the explorer's slide; its ``Δ`` slider (an element handle, which
-    stays this slider once the slides move on)."""
+    """Go to the explorer's slide; its ``Δ`` slider (an element handle)."""
     index = page.evaluate(
         """() => [...document.querySelectorAll('.reveal .slides > section')]
           .findIndex(s => s.querySelector('.posenc-lecture'))"""
@@ -348,15 +295,10 @@ def _explorer_slide(page):
     return present.element_handle()
 
 
-def _focused_slider(page):
-    return page.evaluate("() => document.activeElement.matches('input[type=range]')")
-
-
 def test_a_slider_hands_the_keys_back_to_the_slides(browser, slides):
-    """On the explorer's slide, a slider dragged with the mouse leaves the keys
-    to the slides; one reached with Tab keeps the arrow keys until Escape
-    (without opening reveal.js's overview) or a click beside the sliders. Then
-    the right arrow and a clicker's PageDown move on, and not the slider."""
+    """A slider dragged with the mouse leaves the keys to the slides; one reached
+    with Tab keeps them until Escape (no overview) or a click beside it. Then
+    the right arrow and a clicker's PageDown move on, not the slider."""
     with offline_slides(browser, slides, 1024, 768) as (page, _):
         for hand_back in ("drag", "Escape", "click"):
             slider = _explorer_slide(page)
@@ -373,7 +315,8 @@ def test_a_slider_hands_the_keys_back_to_the_slides(browser, slides):
                     page.keyboard.press("Escape")
                 else:
                     page.locator(".reveal section.present h2").click()
-                assert not _focused_slider(page), f"{hand_back} kept the focus"
+                focused = "document.activeElement.matches('input[type=range]')"
+                assert not page.evaluate(focused), f"{hand_back} kept the focus"
                 assert page.evaluate(
                     "() => !document.querySelector('.reveal').classList.contains("
                     "'overview')"

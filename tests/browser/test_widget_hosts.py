@@ -1,15 +1,8 @@
-"""One explorer in every host, and what a learner or lecturer does with it there.
-
-The lecture explorer at its opening setting (as notebooks/explorer.ipynb makes
-it) in JupyterLab, Voila (`make explorer`, offline), the site and the slides;
-chapter 02's and 03's sliders in JupyterLab and on the site: the same visible
-strings in every host, also after the same keys; posenc_lib's numbers; sliders
-named by the glossary; pictures ``role="img"`` with a text alternative. Then
-every slider is driven by keyboard (the site's in test_site.py), and the widget
-fits every screen a lecture meets, at either end of ``d_model``, unscrolled.
+"""The lecture explorer in JupyterLab, Voila (offline), the site and the slides,
+chapter 02's and 03's sliders in JupyterLab and on the site: the same strings in
+every host, also after the same keys; posenc_lib's numbers; every slider driven
+by keyboard; the widget fits every screen at either end of ``d_model``.
 """
-
-from urllib.parse import urlparse
 
 import pytest
 from pages import (
@@ -28,7 +21,9 @@ from pages import (
     key_step,
     open_and_run,
     seen,
+    settled_state,
     smallest_text,
+    watch,
     widget_root,
 )
 
@@ -37,7 +32,6 @@ START = "3,8,2,0"
 STEPS = [("pos", "ArrowRight", "4,8,2,0"), ("offset", "ArrowRight", "4,8,3,0"),
          ("pair", "ArrowRight", "4,8,3,1")]  # fmt: skip
 PANEL = ".jp-NotebookPanel"  # in JupyterLab, the notebook beside the file browser
-LOOPBACK = {"127.0.0.1", "localhost"}
 MIN_AXIS_PX = 18  # Voila: axis text at 1920 x 1080, as the presentation scale
 MIN_TEXT_PX = 16  # Voila: any text, at every size from 1024 x 768 up
 GROWTH = 1.3  # Voila: smallest text at 1920 x 1080 over that at 1024 x 768
@@ -64,16 +58,14 @@ def _lecture_in(page, host, servers, static_hosts):
             if page.locator(f"section.present {APP}").count():
                 break
             page.keyboard.press("ArrowRight")
-        page.wait_for_function(  # reveal.js slides the slide in: wait till it is in
-            "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
-        )
+        settled_state(page)  # reveal.js slides the slide in: wait till it is in
         return widget_root(page, f"section.present {APP}")
     return widget_root(page, APP)
 
 
 def _fits_everywhere(page, root, name, tmp_path, *, within=None, voila=False):
-    """At every size and either end of ``d_model``: no box outside, all on screen.
-    Voila also: no vertical scroll; the smallest text by window width."""
+    """At every size and ``d_model`` extreme: no box outside, all on screen
+    (Voila: no vertical scroll either); Voila's smallest text by window width."""
     smallest = {}
     for size in SIZES:
         page.set_viewport_size(size)
@@ -112,25 +104,11 @@ def test_the_lecture_explorer_is_the_same_in_every_host(
     lab_server, voila_server, static_hosts, page, latency_report, tmp_path
 ):
     servers = {"JupyterLab": lab_server, "Voila": voila_server}
-    blocked, failed = [], []
-
-    def on_failed(request):  # a request to the Voila server itself that failed
-        if request.url.startswith(voila_server.base) and request.url not in blocked:
-            failed.append(request.url)
-
-    def offline(route):  # for Voila: anything not on this machine is cut off
-        if urlparse(route.request.url).hostname in LOOPBACK:
-            route.continue_()
-        else:
-            blocked.append(route.request.url)
-            route.abort()
-
     views = {}
     for host in ("JupyterLab", "Voila", "site", "slides"):
         if host == "Voila":
             page.goto("about:blank")  # JupyterLab's requests end here
-            page.on("requestfailed", on_failed)
-            page.route("**/*", offline)
+            watched = watch(page)  # from Voila on, nothing off this machine
         root = _lecture_in(page, host, servers, static_hosts)
         assert page.locator(root).first.get_attribute("data-shown") == START, host
         check_numbers(page, root, 3, 8, 2)
@@ -148,10 +126,10 @@ def test_the_lecture_explorer_is_the_same_in_every_host(
         if host == "Voila":
             _voila_is_the_app_alone_and_uses_the_screen(
                 page, root, latency_report, tmp_path
-            )
-            page.remove_listener("requestfailed", on_failed)
-            page.unroute("**/*", offline)
+            )  # what failed, before leaving (its unload may fail a shutdown call)
+            failed = [u for u in watched["failed"] if u.startswith(voila_server.base)]
     print(f"screenshots: {tmp_path}")
+    blocked = watched["outside"]
     latency_report(f"Voila: {len(blocked)} remote request(s) blocked: {blocked}")
     assert failed == [], "requests to the Voila server itself failed"
     assert blocked == [], "the explorer must need nothing from the internet"

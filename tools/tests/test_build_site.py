@@ -20,8 +20,7 @@ COURSE = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 
 @pytest.mark.parametrize("kind", sorted(build_site.WIDGETS))
 def test_widget_defaults_are_the_widget_classes_defaults(kind):
-    """Each name a notebook calls, next to the class in posenc_lib, takes
-    WIDGETS' defaults and its positional arguments in WIDGETS' order."""
+    """Each name a notebook calls takes WIDGETS' defaults and positional order."""
     widget = build_site.WIDGETS[kind]
     for name in widget["calls"]:
         made = getattr(sys.modules[widget["class"].__module__], name)
@@ -37,8 +36,7 @@ def test_widget_defaults_are_the_widget_classes_defaults(kind):
 
 @pytest.fixture(scope="module")
 def course():
-    """``[(path, specs, notebook)]``: every notebook of the course, prepared as
-    the site shows it (``prepare`` stops at a stored repr its code does not make)."""
+    """``[(path, specs, notebook)]``: every notebook, prepared for the site."""
     prepared = []
     for path in COURSE:
         notebook = nbformat.read(path, as_version=4)
@@ -49,11 +47,7 @@ def course():
 def test_every_widget_of_the_course_is_embedded_with_its_state(course):
     specs = [spec for _, found, _ in course for spec in found]
     assert len(specs) >= 3, "the chapters 02 and 04 and the explorer have sliders"
-    assert sorted({spec["kind"] for spec in specs}) == [
-        "lecture",
-        "pair-circle",
-        "position",
-    ]
+    assert {spec["kind"] for spec in specs} == {"lecture", "pair-circle", "position"}
     pages = [
         "".join(output.get("data", {}).get("text/html", ""))
         for _, _, notebook in course
@@ -72,28 +66,20 @@ def test_every_widget_of_the_course_is_embedded_with_its_state(course):
 @pytest.mark.parametrize(
     ("source", "text", "expected"),
     [
-        (
-            "circle = PairCircleExplorer(offset=3, d_model=d_model, pair=1)\ncircle",
-            "PairCircleExplorer(offset=3, d_model=16)",
-            {"kind": "pair-circle", "offset": 3, "d_model": 16, "pair": 1},
-        ),
-        (
-            "app = explorer(4, 12, max_pos=30)\napp",
-            "<posenc_lib.explorer.Explorer object at 0x...>",
-            {"kind": "lecture", "pos": 4, "d_model": 12, "max_pos": 30},
-        ),
-        (
-            "from posenc_lib.figures import widgets\nwidgets.position_explorer()",
-            "PositionExplorer(pos=1, d_model=8)",
-            {"kind": "position", "pos": 1, "d_model": 8},
-        ),
+        ("circle = PairCircleExplorer(offset=3, d_model=d_model, pair=1)\ncircle",
+         "PairCircleExplorer(offset=3, d_model=16)",
+         {"kind": "pair-circle", "offset": 3, "d_model": 16, "pair": 1}),
+        ("app = explorer(4, 12, max_pos=30)\napp",
+         "<posenc_lib.explorer.Explorer object at 0x...>",
+         {"kind": "lecture", "pos": 4, "d_model": 12, "max_pos": 30}),
+        ("from posenc_lib.figures import widgets\nwidgets.position_explorer()",
+         "PositionExplorer(pos=1, d_model=8)",
+         {"kind": "position", "pos": 1, "d_model": 8}),
         ("interact(f, x=3)", "interactive(children=(IntSlider(...", {"kind": None}),
     ],
     ids=["ch04-variable", "positional", "moved-module", "unknown"],
-)
+)  # fmt: skip
 def test_widget_spec(source, text, expected):
-    """(The course's own cells: test_every_widget_of_the_course_is_embedded, where
-    each stored repr must be what the spec makes.)"""
     spec = build_site.widget_spec(source, text)
     assert {k: spec[k] for k in expected} == expected
 
@@ -178,10 +164,8 @@ def test_a_link_to_a_source_file_is_copied_into_the_site(tmp_path):
     page = build_site.Page(Path("answers/01_a.ipynb"), "A")
     text = '<a href="../../lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
     copied = build_site.copy_linked_sources(text, page, out, notebooks)
-    assert (
-        copied
-        == '<a href="../source/lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
-    )
+    expected = '<a href="../source/lib/x.py">x</a> <a href="https://x.org/y.py">y</a>'
+    assert copied == expected
     assert (out / "source" / "lib" / "x.py").read_text() == "X = 1\n"
     (out / "answers").mkdir()  # where the page goes: from it, the link is the copy
     assert (out / "answers" / ".." / "source" / "lib" / "x.py").is_file()
@@ -198,9 +182,8 @@ def _notebook(path, title, text=""):
 
 
 def test_course_order_sub_folders_under_their_chapter_and_the_nav_bar(tmp_path):
-    """Index first; a sub-folder's page under the chapter that names it, else the
-    one of its file name or number, else the index. The bar links previous,
-    next, the index and the pages below; a page below links back up."""
+    """A sub-folder's page goes under the chapter naming it, else of its name or
+    number, else the index; the bar links prev, next, index, the pages below."""
     _notebook(tmp_path / "lecture.ipynb", "Lecture")
     _notebook(tmp_path / "01_a.ipynb", "01 · A")
     _notebook(tmp_path / "course_index.ipynb", "Index")
@@ -211,12 +194,8 @@ def test_course_order_sub_folders_under_their_chapter_and_the_nav_bar(tmp_path):
     _notebook(tmp_path / "extra" / "notes.ipynb", "Notes")
     pages = build_site.course_pages(tmp_path)
     chapters = [p for p in pages if p.parent is None]
-    assert [p.href for p in chapters] == [
-        "course_index.html",
-        "01_a.html",
-        "02_b.html",
-        "lecture.html",
-    ]
+    expected = ["course_index.html", "01_a.html", "02_b.html", "lecture.html"]
+    assert [p.href for p in chapters] == expected
     parents = {p.href: p.parent.href for p in pages if p.parent is not None}
     assert parents == {
         "answers/01_a.html": "01_a.html",  # same file name

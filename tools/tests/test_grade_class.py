@@ -1,9 +1,6 @@
-"""posenc grade on a class as a lecturer has it: every file accounted for.
-
-Links, case variants, FIFOs, odd names, a killed run, a limit the system
-refuses. Most tests use a stand-in worker (no kernel): what is checked is who is
-graded and what is written, not the verdicts.
-"""
+"""posenc grade on a class as a lecturer has it: links, case variants, FIFOs, odd
+names, a killed run; every file accounted for. Most tests use a stand-in worker
+(no kernel): who is graded and what is written, not the verdicts."""
 
 import csv
 import os
@@ -198,14 +195,11 @@ def test_feedback_pages_never_collide_even_on_a_disk_that_ignores_case():
         ([], "no submissions given: name the class's folder or files."),
         (["{empty}"], "nobody to grade in {empty}; nothing was written."),
         (["--merge"], "no grades.csv given to merge."),
-        (
-            ["--merge", "{other}"],
-            "{other} is not a grades.csv of posenc grade: it has no column "
-            "learner, task, passed, mistake, convention, seconds, message.",
-        ),
+        (["--merge", "{other}"], "{other} is not a grades.csv of posenc grade: it "
+         "has no column learner, task, passed, mistake, convention, seconds, message."),
     ],
     ids=["no-folder", "empty-folder", "merge-nothing", "merge-other-columns"],
-)
+)  # fmt: skip
 def test_grading_nothing_leaves_the_grades_as_they_were(
     tmp_path, capsys, graded_before, argv, message
 ):
@@ -269,9 +263,8 @@ def test_a_complete_run_replaces_the_csv_and_the_pages_together(
     before = _snapshot(graded_before)
     os.utime(graded_before / "grades.csv", (0, 1_000_000_000))  # the earlier run's
     grader.grade([tmp_path / "subs"], graded_before)
-    assert [row["learner"] for row in _read(graded_before / "grades.csv")] == [
-        "ann"
-    ] * 3
+    learners = [row["learner"] for row in _read(graded_before / "grades.csv")]
+    assert learners == ["ann"] * 3
     assert sorted(os.listdir(graded_before / "feedback")) == ["ann.html"]
     assert sorted(os.listdir(graded_before)) == ["feedback", "grades.csv", "replaced"]
     # the earlier ones are kept, named by when they were written, and said so
@@ -370,13 +363,9 @@ class _Silent(Worker):
     def _start(self):
         say = f"print({self.lines!r}, flush=True)\n" * bool(self.lines)
         code = f"import sys\n{say}sys.stdin.read()"
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            start_new_session=True,
-            bufsize=0,
-        )
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "bufsize": 0}
+        command = [sys.executable, "-c", code]
+        self.process = subprocess.Popen(command, start_new_session=True, **pipes)
         self.pending = b""
 
 

@@ -20,24 +20,17 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
         ("<object object at 0x7f3a2c1d5e70>", "<object object at 0x...>"),
         ("one-hot product: 12.53 ms", "one-hot product: [time]"),
         ("took 3 µs and 1.5 s", "took [time] and [time]"),
-        (
-            "1.2 ms ± 3.4 µs per loop (mean ± std. dev. of 7 runs, 1,000 loops each)",
-            "[time] ± [time] per loop (mean ± std. dev. of 7 runs, N loops each)",
-        ),
-        (
-            "pair 0 (frequency 1): sin 1 = 0.8415",
-            "pair 0 (frequency 1): sin 1 = 0.8415",
-        ),
-        ("shape (3, 4), 204.8 MB, d2s", "shape (3, 4), 204.8 MB, d2s"),
-        (
-            f"File {run_notebooks.ROOT}/posenc_lib/attention.py:409, in f()",
-            "File [repo]/posenc_lib/attention.py:409, in f()",
-        ),
+        ("1.2 ms ± 3.4 µs per loop (mean ± std. dev. of 7 runs, 1,000 loops each)",
+         "[time] ± [time] per loop (mean ± std. dev. of 7 runs, N loops each)"),
+        ("pair 0 (frequency 1): sin 1 = 0.8415", None),
+        ("shape (3, 4), 204.8 MB, d2s", None),
+        (f"File {run_notebooks.ROOT}/posenc_lib/attention.py:409, in f()",
+         "File [repo]/posenc_lib/attention.py:409, in f()"),
     ],
     ids=["address", "ms", "units", "timeit", "untouched", "no-false-hits", "checkout"],
-)
+)  # fmt: skip
 def test_scrub(text, expected):
-    assert run_notebooks._scrub(text) == expected
+    assert run_notebooks._scrub(text) == (expected or text)
 
 
 def _executed_notebook():
@@ -125,13 +118,9 @@ def test_a_bad_jobs_value_is_a_clear_error(capsys):
 def _run_script(clone, *args):
     """run_notebooks of ``clone``, importing (also in its kernel) its own packages."""
     env = {**os.environ, "PYTHONPATH": f"{clone}{os.pathsep}{clone / 'tools'}"}
+    command = [sys.executable, "-m", "posenc_tools.run_notebooks", "--jobs", "1", *args]
     return subprocess.run(
-        [sys.executable, "-m", "posenc_tools.run_notebooks", "--jobs", "1", *args],
-        cwd=clone,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
+        command, cwd=clone, env=env, capture_output=True, text=True, timeout=600
     )
 
 
