@@ -269,7 +269,11 @@ def test_identify_encoding_takes_lists_and_array_likes_and_estimates_bases():
         assert (found.convention, found.base) == ("concat", 10000.0)
     for base in (100.0, 500000.0, 1234.5):
         found = identify_encoding(sinusoidal_positions(range(60), 32, base=base))
-        assert found.convention == "interleaved"
+        assert found.convention == "interleaved", (
+            f"the right table at base {base:g} is identified as {found.mistake!r}: a "
+            "record of posenc_lib/mistakes.py makes the table of another base; a "
+            "mistake must be no right table (CONTRIBUTING.md, Add a mistake)"
+        )
         assert found.base == pytest.approx(base, rel=1e-9)
 
 
