@@ -39,7 +39,7 @@ from posenc_lib.attention import (  # noqa: F401
     softmax,
 )
 from posenc_lib.formatting import format_numbers  # noqa: F401
-from posenc_lib.mistakes import MISTAKES, Mistake  # noqa: F401
+from posenc_lib.mistakes import MISTAKES, POS_ENCODING_MISTAKES, Mistake  # noqa: F401
 from posenc_lib.properties import (  # noqa: F401
     diagonal_spread,
     min_distance,
@@ -305,10 +305,7 @@ def test_identify_encoding_runs_the_mistakes_loops_on_few_entries(monkeypatch):
         Mistake, "__call__", lambda m, *a: widths.append(a[1]) or call(m, *a)
     )
     assert identify_encoding(np.zeros((64, 2**13))).convention is None
-    assert len(widths) == 5 * 8, (  # 8 rows of 2**13 for each of 5 mistakes: 2**16
-        f"{len(widths)} rows, not 8 for each of 5 pos_encoding mistakes: if you added "
-        "one to posenc_lib/mistakes.py, change 5 in tests/test_adversarial_library.py"
-    )
+    assert len(widths) == 8 * len(POS_ENCODING_MISTAKES)  # 8 rows of 2**13 each: 2**16
     widths.clear()
     assert identify_encoding(np.zeros((2, 2**16))).convention is None
     assert widths == []  # past d_model == 2**15, none

@@ -79,6 +79,15 @@ def test_chapter_05s_stored_map_and_checker_list_every_mistake():
         )
 
 
+def test_chapter_05s_summary_names_every_mistake():
+    cells = nbformat.read(NOTEBOOK, as_version=4).cells
+    summary = next(c.source for c in cells if c.source.startswith("## Summary"))
+    missing = [m for m in MISTAKES if f"`{m}`" not in summary]
+    assert not missing, (
+        f"notebooks/{CHAPTER}'s Summary does not name {missing}: add them"
+    )
+
+
 @pytest.mark.parametrize("mistake", MISTAKES.values(), ids=list(MISTAKES))
 def test_the_checker_names_each_mistake_with_its_record(mistake):
     result = CHECK[mistake.task](mistake)
