@@ -1,7 +1,8 @@
 """The lesson's formula written out, the references the tests hold ``posenc_lib``
 to (imported as ``reference``; pytest puts ``tests/`` on ``sys.path``). They share
 no code with the library: a plain loop of ``math.sin`` and ``math.cos``, as the
-card writes it, and the same at 60 digits with ``mpmath``.
+card writes it, and the same at 60 digits with ``mpmath``; and the one way the tests
+hold a refusal to its exact message (:func:`refused`).
 """
 
 import math
@@ -53,3 +54,16 @@ def mpmath_rows(positions, d_model, base=10000.0, *, exact_divisors=False):
             for pos in positions
         ]
     return np.array(rows).reshape(len(positions), d_model)
+
+
+def refused(call, namespace):
+    """What ``eval(call, namespace)`` raised, as Python prints it: ``"ValueError: ..."``.
+
+    >>> refused("int('x')", {})
+    "ValueError: invalid literal for int() with base 10: 'x'"
+    """
+    try:
+        eval(call, namespace)
+    except (TypeError, ValueError) as error:
+        return f"{type(error).__name__}: {error}"
+    raise AssertionError(f"{call} raised nothing")
