@@ -57,7 +57,7 @@ def mpmath_rows(positions, d_model, base=10000.0, *, exact_divisors=False):
 
 
 def refused(call, namespace):
-    """What ``eval(call, namespace)`` raised, as Python prints it ("ValueError: ...")..
+    """What ``eval(call, namespace)`` raised, as Python prints it ("ValueError: ...").
 
     >>> refused("int('x')", {})
     "ValueError: invalid literal for int() with base 10: 'x'"
