@@ -68,7 +68,7 @@ test-oldest: .venv-oldest/.installed
 BASELINE_TESTS := posenc_lib notebooks $(addprefix tests/test_,$(addsuffix .py, \
 	positional exact properties embedding attention conventions \
 	mistakes lookback word_vectors simd_features adversarial_exactness \
-	adversarial_library exercise_checkers exercise_usual_bugs exercise_commands \
+	adversarial_library exercise_checkers exercise_commands \
 	exercise_diff))
 test-baseline-simd: $(STAMP)
 	@features="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python scripts/simd_features.py)"; \

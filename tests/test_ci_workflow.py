@@ -119,6 +119,15 @@ def test_a_runner_or_container_that_cannot_start_the_box_is_caught(change, probl
 # --- what CI runs ----------------------------------------------------------------
 
 
+def test_the_baseline_leg_names_only_test_files_that_exist():
+    """pytest under xdist runs a list with a missing file as "no tests ran"."""
+    shown = subprocess.run(["make", "-n", "test-baseline-simd"], cwd=ROOT, text=True,
+                           capture_output=True).stdout  # fmt: skip
+    named = re.findall(r"\btests/test_\w+\.py\b", shown)
+    missing = [name for name in named if not (ROOT / name).exists()]
+    assert named and not missing, f"the Makefile's BASELINE_TESTS names {missing}"
+
+
 def test_ci_sets_up_python_the_box_and_the_browser_then_runs_what_it_names():
     targets = re.findall(r"^make (\S+)$", (ROOT / ".ci" / "run").read_text(), re.M)
     assert targets == ["test", "test-baseline-simd", "test-oldest"]
